@@ -1,0 +1,50 @@
+/**
+ * buildApp(container): the Fastify instance with its plugins and every module's routes, not yet
+ * listening. Tests drive it with app.inject; main.ts makes it listen.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Container } from './container.js';
+import { registerAuthentication } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerJsonBodies } from './http/json-body.js';
+import { registerOpenApi } from './http/openapi.js';
+import type { TlsMaterial } from './http/tls.js';
+import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { infoRoutes } from './modules/info/info.routes.js';
+import { partitionsRoutes } from './modules/partitions/partitions.routes.js';
+import { sitesRoutes } from './modules/sites/sites.routes.js';
+import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { VIGIL_VERSION } from './version.js';
+
+export interface AppOptions {
+  /** Serve HTTPS with this key and certificate; plain HTTP when absent. */
+  tls?: TlsMaterial | undefined;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(container: Container, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config, services } = container;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: config.apiBodyLimitBytes,
+    // Carbon Black's Flask routes answered with and without a trailing slash depending on the
+    // route; accepting both serves every client.
+    routerOptions: { ignoreTrailingSlash: true },
+    ...(options.tls ? { https: { key: options.tls.key, cert: options.tls.cert } } : {}),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerErrorHandling(app);
+  registerJsonBodies(app);
+  registerAuthentication(app, services.users);
+  await registerOpenApi(app, VIGIL_VERSION);
+
+  await app.register(infoRoutes, { info: services.info });
+  await app.register(partitionsRoutes, { partitions: services.partitions });
+  await app.register(usersRoutes, { users: services.users });
+  await app.register(teamsRoutes, { teams: services.teams });
+  await app.register(groupsRoutes, { groups: services.groups });
+  await app.register(sitesRoutes, { sites: services.sites });
+  return app;
+}

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, envName, loadConfig } from './load.js';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig();
+    assert.equal(config.dataDir, './vigil-data');
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.port, 8443);
+    assert.equal(config.tls, true);
+    assert.ok(Object.isFrozen(config));
+  });
+
+  it('reads VIGIL_* variables and lets explicit overrides win', () => {
+    assert.equal(envName('dataDir'), 'VIGIL_DATA_DIR');
+    const env = { VIGIL_PORT: '9443', VIGIL_TLS: 'false', VIGIL_HOST: '0.0.0.0' };
+    const config = loadConfig({ host: '::1', port: undefined }, env);
+    assert.equal(config.port, 9443);
+    assert.equal(config.tls, false);
+    assert.equal(config.host, '::1');
+  });
+
+  it('rejects invalid settings with a message naming them', () => {
+    assert.throws(() => loadConfig({}, { VIGIL_PORT: 'eighty' }), (error: unknown) =>
+      error instanceof ConfigError && /port/.test(error.message));
+    assert.throws(() => loadConfig({ port: 70000 }), ConfigError);
+    assert.throws(() => loadConfig({ logLevel: 'chatty' as never }), /logLevel/);
+  });
+});

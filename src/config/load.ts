@@ -1,0 +1,33 @@
+/**
+ * Builds the one Config object: defaults, then VIGIL_* environment variables, then explicit
+ * overrides (command-line flags). Invalid settings stop the start with a message naming them.
+ */
+import { Value } from '@sinclair/typebox/value';
+import { ConfigSchema, type Config } from './schema.js';
+
+type Overrides = { [K in keyof Config]?: Config[K] | undefined };
+
+/** Environment variable for each setting: dataDir → VIGIL_DATA_DIR. */
+export function envName(key: string): string {
+  return 'VIGIL_' + key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase();
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(overrides: Overrides = {}, env: Record<string, string | undefined> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const fromEnv = env[envName(key)];
+    if (fromEnv !== undefined) raw[key] = fromEnv;
+  }
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value !== undefined) raw[key] = value;
+  }
+  const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
+  const problems = [...Value.Errors(ConfigSchema, withDefaults)];
+  if (problems.length > 0) {
+    const detail = problems.map((p) => `${p.path.slice(1) || '(config)'}: ${p.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${detail}`);
+  }
+  return Object.freeze(withDefaults as Config);
+}

@@ -1,0 +1,18 @@
+/**
+ * Driver errors that stores react to, independent of the dialect that raised them. Dialects
+ * translate their driver's errors into these; anything else propagates unchanged (and becomes a
+ * 500 that does not leak internals).
+ */
+export class UniqueViolation extends Error {
+  constructor(cause: unknown) {
+    super('unique constraint violated', { cause });
+    this.name = 'UniqueViolation';
+  }
+}
+
+export class ForeignKeyViolation extends Error {
+  constructor(cause: unknown) {
+    super('foreign key constraint violated', { cause });
+    this.name = 'ForeignKeyViolation';
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Brings a database up to the newest schema this build knows, one migration per transaction, and
+ * refuses to open a database written by a newer build (its data could be misread).
+ */
+import type { SqlDatabase } from './database.js';
+import type { Migration } from './migrations/types.js';
+
+export class SchemaTooNewError extends Error {}
+
+export async function migrate(db: SqlDatabase, migrations: readonly Migration[]): Promise<number> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`);
+  const row = await db.get<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');
+  const current = row?.version ?? 0;
+  const newest = migrations.at(-1)?.version ?? 0;
+  if (current > newest) {
+    throw new SchemaTooNewError(
+      `The database is at schema version ${current}, newer than this build of Vigil knows (${newest}). Upgrade Vigil.`,
+    );
+  }
+  for (const migration of migrations.filter((m) => m.version > current)) {
+    await db.transaction(async (tx) => {
+      for (const statement of splitStatements(migration.sql)) await tx.run(statement);
+      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      ]);
+    });
+  }
+  return newest;
+}
+
+/** Migration scripts hold plain DDL/DML separated by semicolons at line ends (no procedural bodies). */
+function splitStatements(script: string): string[] {
+  return script
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
+    .filter((statement) => statement.length > 0);
+}

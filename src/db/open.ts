@@ -1,0 +1,25 @@
+/**
+ * Opens the configured store and brings its schema up to date. The embedded SQLite file is the
+ * default; the PostgreSQL dialect joins here.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { SqlDatabase } from './database.js';
+import { SqliteDatabase } from './dialects/sqlite.js';
+import { migrate } from './migrate.js';
+import { sqliteMigrations } from './migrations/sqlite.js';
+
+export const SQLITE_FILE = 'vigil.db';
+
+export async function openDatabase(config: Config): Promise<SqlDatabase> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = SqliteDatabase.open(join(config.dataDir, SQLITE_FILE));
+  try {
+    await migrate(db, sqliteMigrations);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}

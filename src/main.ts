@@ -1,0 +1,66 @@
+/**
+ * `vigil serve`: config → store → container → app → listen, then a clean shutdown on SIGINT or
+ * SIGTERM (stop accepting, finish requests in flight, commit what is pending, close the store).
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config/schema.js';
+import { createContainer, type Container } from './container.js';
+import { loadOrCreateCertificate, tlsFiles } from './http/tls.js';
+import { BOOTSTRAP_ADMIN } from './modules/users/users.service.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  container: Container;
+  url: string;
+  /** Idempotent: the first call shuts down, later calls wait for the same shutdown. */
+  shutdown(): Promise<void>;
+}
+
+export async function serve(config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
+  const container = await createContainer(config);
+  try {
+    const adminToken = await container.services.users.bootstrapAdmin();
+    const tls = config.tls ? await loadOrCreateCertificate(config.dataDir, config.host) : undefined;
+    const app = await buildApp(container, { tls, logger: { level: config.logLevel } });
+    const address = await app.listen({ host: config.host, port: config.port });
+    if (tls?.created) app.log.info({ certificate: tlsFiles(config.dataDir).certFile }, 'generated a self-signed TLS certificate');
+    if (adminToken) {
+      out.write(
+        `\nCreated the global administrator "${BOOTSTRAP_ADMIN}". Its API token, shown this once ` +
+          `(\`vigil token ${BOOTSTRAP_ADMIN}\` prints it again):\n\n    ${adminToken}\n\n`,
+      );
+    }
+    app.log.info({ url: address, dataDir: config.dataDir }, `Vigil is listening on ${address}`);
+    let stopping: Promise<void> | undefined;
+    const shutdown = () =>
+      (stopping ??= (async () => {
+        app.log.info('shutting down');
+        await app.close();
+        await container.close();
+      })());
+    return { app, container, url: address, shutdown };
+  } catch (error) {
+    await container.close();
+    throw error;
+  }
+}
+
+/** Shuts the server down on the first SIGINT/SIGTERM and exits; a second signal exits at once. */
+export function exitOnSignals(server: RunningServer): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) process.exit(130);
+    signalled = true;
+    server.app.log.info({ signal }, 'signal received');
+    server.shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}

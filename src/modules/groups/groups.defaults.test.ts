@@ -1,0 +1,15 @@
+/** The sensor backend URL a new group gets by default. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { sensorBackendUrl } from './groups.defaults.js';
+
+describe('sensorBackendUrl', () => {
+  it('points at this server, over HTTPS unless TLS is off', () => {
+    assert.equal(sensorBackendUrl({ host: 'edr.example.com', port: 8443, tls: true }), 'https://edr.example.com:8443');
+    assert.equal(sensorBackendUrl({ host: '10.0.0.5', port: 80, tls: false }), 'http://10.0.0.5:80');
+  });
+
+  it('brackets an IPv6 address', () => {
+    assert.equal(sensorBackendUrl({ host: '::1', port: 443, tls: true }), 'https://[::1]:443');
+  });
+});

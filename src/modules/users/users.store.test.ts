@@ -1,0 +1,4 @@
+import { forEachDialect } from '../../../test/support/dialects.js';
+import { usersStoreContract } from './users.store.contract.js';
+
+forEachDialect(usersStoreContract);

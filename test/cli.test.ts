@@ -1,0 +1,156 @@
+/**
+ * The `vigil` command end to end, as a newcomer uses it: the installed bin (compiled dist), a real
+ * HTTPS server on a temp data dir, tokens read from the shell, and a clean stop on SIGTERM.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from './support/temp.js';
+
+const BIN = fileURLToPath(new URL('../bin/vigil.js', import.meta.url));
+
+function vigil(args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [BIN, ...args], { input, encoding: 'utf8', timeout: 30_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+interface Server {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `vigil serve` on a free port and resolves once it logs where it listens. */
+function startServer(args: string[]): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args]);
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const listening = /"url":"(https?:\/\/[^"]+)".*Vigil is listening/.exec(output);
+      if (listening) {
+        clearTimeout(timer);
+        resolve({ child, url: listening[1]!, output: () => output, exited });
+      }
+    });
+    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+function getJson(url: string, token: string, ca: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { headers: { 'X-Auth-Token': token }, ca }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function postJson(url: string, token: string, ca: string, body: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { method: 'POST', headers: { 'X-Auth-Token': token, 'content-type': 'application/json' }, ca }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('vigil command', () => {
+  const dataDir = tempDir('vigil-cli-');
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('explains every command in --help', () => {
+    const help = vigil(['--help']);
+    assert.equal(help.status, 0);
+    for (const command of ['serve', 'token', 'user']) assert.match(help.stdout, new RegExp(`\\b${command}\\b`));
+    const serveHelp = vigil(['serve', '--help']).stdout;
+    for (const flag of ['--data-dir', '--host', '--port', '--http']) assert.ok(serveHelp.includes(flag), flag);
+    assert.match(vigil(['user', 'add', '--help']).stdout, /--global-admin[\s\S]*--password-stdin/);
+  });
+
+  it('serves HTTPS with its own certificate, prints the admin token once, and stops cleanly', async () => {
+    const first = await startServer(['--data-dir', dataDir]);
+    const banner = /^ {4}([0-9a-f]{40})$/m.exec(first.output());
+    assert.ok(banner, `the admin token is printed on first start:\n${first.output()}`);
+    const adminToken = banner[1]!;
+    assert.match(first.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+
+    const fromShell = vigil(['token', 'admin', '--data-dir', dataDir]);
+    assert.equal(fromShell.status, 0, fromShell.stderr);
+    assert.equal(fromShell.stdout.trim(), adminToken);
+
+    const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+    const info = await getJson(`${first.url}/api/info`, adminToken, ca);
+    assert.equal(info.status, 200);
+    assert.equal((info.body as { version: string }).version.split('.')[0], '6');
+    assert.equal((await getJson(`${first.url}/api/info`, '0'.repeat(40), ca)).status, 401);
+
+    const added = vigil(['user', 'add', 'bob', '--password-stdin', '--data-dir', dataDir], 's3cret\n');
+    assert.equal(added.status, 0, added.stderr);
+    const bobToken = added.stdout.trim();
+    assert.match(bobToken, /^[0-9a-f]{40}$/);
+    assert.equal((await getJson(`${first.url}/api/info`, bobToken, ca)).status, 200);
+    const bob = await getJson(`${first.url}/api/user/bob`, adminToken, ca);
+    assert.equal((bob.body as { global_admin: boolean }).global_admin, false);
+
+    const duplicate = vigil(['user', 'add', 'bob', '--data-dir', dataDir]);
+    assert.equal(duplicate.status, 1);
+    assert.match(duplicate.stderr, /already exists/);
+    assert.equal(vigil(['user', 'add', 'root', '--global-admin', '--data-dir', dataDir]).status, 0);
+
+    assert.equal(await postJson(`${first.url}/api/team`, adminToken, ca, { name: 'written before SIGTERM' }), 200);
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0, first.output());
+    assert.match(first.output(), /shutting down/);
+
+    const second = await startServer(['--data-dir', dataDir]);
+    try {
+      assert.doesNotMatch(second.output(), /^ {4}[0-9a-f]{40}$/m, 'the token is printed on first start only');
+      const teams = await getJson(`${second.url}/api/teams`, adminToken, ca);
+      assert.equal(teams.status, 200, 'the admin token survives a restart');
+      assert.ok((teams.body as { name: string }[]).some((t) => t.name === 'written before SIGTERM'));
+      const root = await getJson(`${second.url}/api/user/root`, adminToken, ca);
+      assert.equal((root.body as { global_admin: boolean }).global_admin, true);
+    } finally {
+      second.child.kill('SIGINT');
+      assert.equal(await second.exited, 0);
+    }
+  });
+
+  it('reports an unknown user and a bad flag with an exit status of 1', () => {
+    const unknown = vigil(['token', 'nobody', '--data-dir', dataDir]);
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /No user named nobody/);
+    const badPort = vigil(['serve', '--port', 'eighty', '--data-dir', dataDir]);
+    assert.notEqual(badPort.status, 0);
+    assert.match(badPort.stderr, /--port/);
+  });
+
+  it('serves plain HTTP when asked', async () => {
+    const httpDir = tempDir('vigil-cli-http-');
+    const server = await startServer(['--data-dir', httpDir, '--http']);
+    try {
+      assert.match(server.url, /^http:\/\//);
+      const token = vigil(['token', 'admin', '--data-dir', httpDir]).stdout.trim();
+      const response = await fetch(`${server.url}/api/info`, { headers: { 'X-Auth-Token': token } });
+      assert.equal(response.status, 200);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      rmSync(httpDir, { recursive: true, force: true });
+    }
+  });
+});

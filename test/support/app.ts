@@ -1,0 +1,53 @@
+/**
+ * A real Vigil app on a fresh data dir (real SQLite file, real migrations), driven through
+ * app.inject. The bootstrap admin exists; `as(token)` builds the auth header.
+ */
+import { rmSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import { createContainer, type Container } from '../../src/container.js';
+import { tempDir } from './temp.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  container: Container;
+  config: Config;
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = tempDir();
+  const config = loadConfig({ dataDir, logLevel: 'silent', ...overrides });
+  const container = await createContainer(config);
+  const app = await buildApp(container);
+  const adminToken = (await container.services.users.bootstrapAdmin())!;
+  return {
+    app,
+    container,
+    config,
+    adminToken,
+    async close() {
+      await app.close();
+      await container.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function as(token: string): { 'x-auth-token': string } {
+  return { 'x-auth-token': token };
+}
+
+/** Creates a user through the API and returns their token (read back as a global admin would). */
+export async function createUser(
+  test: TestApp,
+  user: { username: string; global_admin?: boolean; teams?: number[]; password?: string },
+): Promise<string> {
+  const created = await test.app.inject({ method: 'POST', url: '/api/user', headers: as(test.adminToken), payload: user });
+  if (created.statusCode !== 200) throw new Error(`creating ${user.username}: ${created.statusCode} ${created.body}`);
+  const read = await test.app.inject({ url: `/api/user/${user.username}`, headers: as(test.adminToken) });
+  return (read.json() as { auth_token: string }).auth_token;
+}
