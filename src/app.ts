@@ -12,7 +12,10 @@ import { registerOpenApi } from './http/openapi.js';
 import type { TlsMaterial } from './http/tls.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
+import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
 import { partitionsRoutes } from './modules/partitions/partitions.routes.js';
+import { sensorProtocolRoutes } from './modules/sensors/sensor-protocol.routes.js';
+import { sensorsRoutes } from './modules/sensors/sensors.routes.js';
 import { sitesRoutes } from './modules/sites/sites.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -46,5 +49,13 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(teamsRoutes, { teams: services.teams });
   await app.register(groupsRoutes, { groups: services.groups });
   await app.register(sitesRoutes, { sites: services.sites });
+  await app.register(ingressFiltersRoutes, { ingressFilters: services.ingressFilters });
+  await app.register(sensorsRoutes, { sensors: services.sensors });
+  await app.register(sensorProtocolRoutes, {
+    sensors: services.sensors,
+    ingest: services.ingest,
+    binaries: services.binaries,
+    limits: { eventUploadBytes: config.eventUploadLimitBytes, binaryUploadBytes: config.binaryUploadLimitBytes },
+  });
   return app;
 }

@@ -2,12 +2,24 @@
  * Composition root: opens the store, builds every store and service once, and knows how to shut
  * them down in order. Nothing below this file chooses an implementation.
  */
+import { join } from 'node:path';
 import type { Config } from './config/schema.js';
-import type { SqlDatabase } from './db/database.js';
 import { openDatabase } from './db/open.js';
+import { BatchWriter } from './ingest/batch-writer.js';
+import { FilterGate } from './ingest/ingress-gate.js';
+import { IngestPipeline } from './ingest/pipeline.js';
+import { BinaryContentStore } from './modules/binaries/binary-content.js';
+import { BinariesService } from './modules/binaries/binaries.service.js';
+import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
+import { SqliteEventStore } from './modules/processes/event-store.sqlite.js';
+import { SensorsService } from './modules/sensors/sensors.service.js';
+import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
+import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
 import { GroupsService } from './modules/groups/groups.service.js';
 import { SqlGroupsStore } from './modules/groups/groups.store.js';
 import { InfoService } from './modules/info/info.service.js';
+import { IngressFiltersService } from './modules/ingress-filters/ingress-filters.service.js';
+import { SqlIngressFiltersStore } from './modules/ingress-filters/ingress-filters.store.js';
 import { PartitionsService } from './modules/partitions/partitions.service.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { SqlSitesStore } from './modules/sites/sites.store.js';
@@ -25,6 +37,10 @@ export interface Services {
   sites: SitesService;
   info: InfoService;
   partitions: PartitionsService;
+  ingressFilters: IngressFiltersService;
+  sensors: SensorsService;
+  binaries: BinariesService;
+  ingest: IngestPipeline;
 }
 
 export interface Container {
@@ -35,15 +51,41 @@ export interface Container {
 }
 
 export async function createContainer(config: Config): Promise<Container> {
-  const db: SqlDatabase = await openDatabase(config);
+  const db = await openDatabase(config);
   const teamsStore = new SqlTeamsStore(db);
+  const groupsStore = new SqlGroupsStore(db);
+  const ingressFilters = new IngressFiltersService(new SqlIngressFiltersStore(db), new IngressHitRates());
+  const gate = new FilterGate();
+  const eventStore = new SqliteEventStore(
+    db,
+    { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 },
+    gate,
+  );
+  const ingest = new IngestPipeline(
+    new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
+    eventStore,
+    gate,
+    () => ingressFilters.compiled(),
+    config.eventUploadDecodedLimitBytes,
+  );
   const services: Services = {
     users: new UsersService(new SqlUsersStore(db), teamsStore, loadOrCreateTokenKey(config.dataDir)),
     teams: new TeamsService(teamsStore),
-    groups: new GroupsService(new SqlGroupsStore(db), config),
+    groups: new GroupsService(groupsStore, config),
     sites: new SitesService(new SqlSitesStore(db)),
     info: new InfoService(VIGIL_VERSION, { liveResponse: false, banning: false }),
     partitions: new PartitionsService(),
+    ingressFilters,
+    sensors: new SensorsService(new SqlSensorsStore(db), groupsStore, { checkinIntervalSeconds: config.checkinIntervalSeconds }),
+    binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries'))),
+    ingest,
   };
-  return { config, services, close: () => db.close() };
+  return {
+    config,
+    services,
+    async close() {
+      await ingest.flush();
+      await db.close();
+    },
+  };
 }

@@ -25,6 +25,37 @@ export const ConfigSchema = Type.Object(
       minimum: 1024,
       description: 'Largest request body the REST API accepts; larger ones get 413.',
     }),
+    checkinIntervalSeconds: Type.Integer({
+      default: 30,
+      minimum: 1,
+      description: 'How often sensors check in; three missed intervals make a sensor Offline.',
+    }),
+    eventUploadLimitBytes: Type.Integer({
+      default: 16 * 1024 * 1024,
+      minimum: 1024,
+      description: 'Largest event upload body as sent (compressed or not); larger ones get 413.',
+    }),
+    eventUploadDecodedLimitBytes: Type.Integer({
+      default: 64 * 1024 * 1024,
+      minimum: 1024,
+      description: 'Largest event upload after decompression; larger ones get 413.',
+    }),
+    binaryUploadLimitBytes: Type.Integer({
+      default: 128 * 1024 * 1024,
+      minimum: 1024,
+      description: 'Largest binary upload body (metadata and base64 content).',
+    }),
+    segmentMaxEvents: Type.Integer({ default: 10_000, minimum: 1, description: 'Events per process segment before a new one opens.' }),
+    segmentWindowSeconds: Type.Integer({
+      default: 600,
+      minimum: 1,
+      description: 'How long after it opens (server clock) a segment takes events before a new one opens.',
+    }),
+    ingestMaxEventsPerCommit: Type.Integer({
+      default: 20_000,
+      minimum: 1,
+      description: 'Events per ingest transaction at most; bounds how long one commit holds the server.',
+    }),
   },
   { additionalProperties: false },
 );

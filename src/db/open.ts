@@ -5,14 +5,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
-import type { SqlDatabase } from './database.js';
 import { SqliteDatabase } from './dialects/sqlite.js';
 import { migrate } from './migrate.js';
 import { sqliteMigrations } from './migrations/sqlite.js';
 
 export const SQLITE_FILE = 'vigil.db';
 
-export async function openDatabase(config: Config): Promise<SqlDatabase> {
+export async function openDatabase(config: Config): Promise<SqliteDatabase> {
   mkdirSync(config.dataDir, { recursive: true });
   const db = SqliteDatabase.open(join(config.dataDir, SQLITE_FILE));
   try {

@@ -15,6 +15,8 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** The `reason` clients see; the code unless a finer one says more (e.g. "malformed_json"). */
+    readonly reason: string = code,
   ) {
     super(message);
     this.name = 'DomainError';

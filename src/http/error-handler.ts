@@ -53,7 +53,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) {
       if (error.code === 'not_found') request.log.info({ reason: error.message }, 'not found');
-      return send(reply, STATUS_OF[error.code], error.code, error.message);
+      return send(reply, STATUS_OF[error.code], error.reason, error.message);
     }
     if (error.validation) {
       return send(reply, 400, 'invalid_request', error.message);

@@ -20,7 +20,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
           'a malformed query is 400 with reason "query_malformed_syntax"; 404 and 401 are HTML pages as the original server sent.',
       },
       components: {
-        securitySchemes: { apiToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' } },
+        securitySchemes: {
+          apiToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' },
+          sensorSecret: {
+            type: 'apiKey', in: 'header', name: 'Authorization',
+            description: 'Sensor protocol only (docs/sensor-protocol.md): "Sensor <sensor_id>:<sensor_secret>"',
+          },
+        },
       },
       security: [{ apiToken: [] }],
     },

@@ -30,18 +30,30 @@ function guarded<T>(statement: () => T): Promise<T> {
 }
 
 class SqliteExecutor implements SqlExecutor {
-  constructor(protected readonly connection: Database.Database) {}
+  /** Statements are compiled once per SQL text; stores use a small fixed set of them. */
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(readonly connection: Database.Database) {}
 
   all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return guarded(() => this.connection.prepare(sql).all(...bindable(params)) as T[]);
+    return guarded(() => this.statement(sql).all(...bindable(params)) as T[]);
   }
 
   get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    return guarded(() => this.connection.prepare(sql).get(...bindable(params)) as T | undefined);
+    return guarded(() => this.statement(sql).get(...bindable(params)) as T | undefined);
   }
 
   run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-    return guarded(() => ({ changes: this.connection.prepare(sql).run(...bindable(params)).changes }));
+    return guarded(() => ({ changes: this.statement(sql).run(...bindable(params)).changes }));
+  }
+
+  protected statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.connection.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 }
 
@@ -64,16 +76,27 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
-      this.connection.prepare('BEGIN IMMEDIATE').run();
+      this.statement('BEGIN IMMEDIATE').run();
       try {
         const result = await work(this);
-        this.connection.prepare('COMMIT').run();
+        this.statement('COMMIT').run();
         return result;
       } catch (error) {
-        if (this.connection.inTransaction) this.connection.prepare('ROLLBACK').run();
+        if (this.connection.inTransaction) this.statement('ROLLBACK').run();
         throw error;
       }
     };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Runs `work` synchronously in one transaction on the raw connection, queued behind the other
+   * transactions. For the ingest writer, whose batches are too hot for one Promise per statement.
+   */
+  transactionSync<T>(work: (connection: Database.Database) => T): Promise<T> {
+    const run = (): T => this.connection.transaction(() => work(this.connection)).immediate();
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;

@@ -61,4 +61,175 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX user_teams_by_team ON user_teams (team_id);
     `,
   },
+  {
+    version: 2,
+    name: 'sensors, ingestion, processes, segments, events and binaries',
+    sql: `
+      -- One install code per group, the secret a sensor presents to register into that group.
+      CREATE TABLE sensor_install_codes (
+        group_id INTEGER PRIMARY KEY REFERENCES sensor_groups (id) ON DELETE CASCADE,
+        code TEXT NOT NULL UNIQUE
+      );
+
+      -- Times are epoch milliseconds: *_ms on the server's clock unless the name says sensor.
+      CREATE TABLE sensors (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        group_id INTEGER NOT NULL REFERENCES sensor_groups (id),
+        secret_hash TEXT NOT NULL,
+        os_type TEXT NOT NULL,
+        host_type TEXT NOT NULL,
+        computer_name TEXT NOT NULL,
+        computer_dns_name TEXT NOT NULL DEFAULT '',
+        computer_sid TEXT NOT NULL DEFAULT '',
+        os_environment_display_string TEXT NOT NULL DEFAULT '',
+        build_version_string TEXT NOT NULL,
+        build_id INTEGER NOT NULL DEFAULT 0,
+        boot_id TEXT NOT NULL DEFAULT '0',
+        network_adapters TEXT NOT NULL DEFAULT '',
+        physical_memory_size INTEGER NOT NULL DEFAULT 0,
+        systemvolume_total_size INTEGER NOT NULL DEFAULT 0,
+        systemvolume_free_size INTEGER NOT NULL DEFAULT 0,
+        uptime INTEGER NOT NULL DEFAULT 0,
+        sensor_uptime INTEGER NOT NULL DEFAULT 0,
+        clock_delta_ms INTEGER NOT NULL DEFAULT 0,
+        health_status INTEGER NOT NULL DEFAULT 100,
+        health_message TEXT NOT NULL DEFAULT 'Healthy',
+        is_isolating INTEGER NOT NULL DEFAULT 0,
+        network_isolation_enabled INTEGER NOT NULL DEFAULT 0,
+        restart_queued INTEGER NOT NULL DEFAULT 0,
+        uninstall INTEGER NOT NULL DEFAULT 0,
+        notes TEXT,
+        registration_ms INTEGER NOT NULL,
+        last_checkin_ms INTEGER,
+        next_checkin_ms INTEGER,
+        last_sequence INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX sensors_by_group ON sensors (group_id);
+      CREATE INDEX sensors_by_name ON sensors (computer_name);
+
+      -- Instructions wait here until the sensor acknowledges them at a check-in.
+      CREATE TABLE sensor_instructions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        sensor_id INTEGER NOT NULL REFERENCES sensors (id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        payload TEXT,
+        created_ms INTEGER NOT NULL,
+        delivered_ms INTEGER,
+        completed_ms INTEGER,
+        result TEXT
+      );
+      CREATE INDEX sensor_instructions_pending ON sensor_instructions (sensor_id, id) WHERE completed_ms IS NULL;
+
+      -- Named counts per sensor: accepted, duplicate and rejected batches and events, by reason.
+      CREATE TABLE ingest_counters (
+        sensor_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        value INTEGER NOT NULL,
+        PRIMARY KEY (sensor_id, name)
+      ) WITHOUT ROWID;
+
+      -- One row per process, identified as Carbon Black does by sensor, pid and start (sensor clock).
+      CREATE TABLE processes (
+        id INTEGER PRIMARY KEY,
+        sensor_id INTEGER NOT NULL,
+        pid INTEGER NOT NULL,
+        start_ms INTEGER NOT NULL,
+        group_id INTEGER NOT NULL,
+        hostname TEXT NOT NULL,
+        host_type TEXT NOT NULL,
+        os_type TEXT NOT NULL,
+        path TEXT NOT NULL DEFAULT '',
+        process_name TEXT NOT NULL DEFAULT '',
+        cmdline TEXT NOT NULL DEFAULT '',
+        username TEXT NOT NULL DEFAULT '',
+        uid TEXT NOT NULL DEFAULT '',
+        md5 TEXT NOT NULL DEFAULT '',
+        sha256 TEXT NOT NULL DEFAULT '',
+        parent_pid INTEGER NOT NULL DEFAULT -1,
+        parent_start_ms INTEGER,
+        parent_name TEXT NOT NULL DEFAULT '',
+        parent_md5 TEXT NOT NULL DEFAULT '',
+        end_ms INTEGER,
+        UNIQUE (sensor_id, pid, start_ms)
+      );
+      CREATE INDEX processes_by_parent ON processes (sensor_id, parent_pid, parent_start_ms);
+      CREATE INDEX processes_by_name ON processes (process_name);
+      CREATE INDEX processes_by_md5 ON processes (md5);
+      CREATE INDEX processes_by_hostname ON processes (hostname);
+
+      -- A process's events are split into segments: a new one opens when the current one holds
+      -- 10,000 events or its time window closes. segment_id is the server time it opened (ms).
+      CREATE TABLE segments (
+        id INTEGER PRIMARY KEY,
+        process_id INTEGER NOT NULL REFERENCES processes (id),
+        segment_id INTEGER NOT NULL,
+        first_event_ms INTEGER NOT NULL,
+        last_update_ms INTEGER NOT NULL,
+        last_server_update_ms INTEGER NOT NULL,
+        event_count INTEGER NOT NULL DEFAULT 0,
+        filemod_count INTEGER NOT NULL DEFAULT 0,
+        regmod_count INTEGER NOT NULL DEFAULT 0,
+        netconn_count INTEGER NOT NULL DEFAULT 0,
+        modload_count INTEGER NOT NULL DEFAULT 0,
+        childproc_count INTEGER NOT NULL DEFAULT 0,
+        crossproc_count INTEGER NOT NULL DEFAULT 0,
+        processblock_count INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (process_id, segment_id)
+      );
+      CREATE INDEX segments_by_last_update ON segments (last_update_ms);
+      CREATE INDEX segments_by_last_server_update ON segments (last_server_update_ms);
+
+      -- The events of a segment, one chunk per ingest batch, encoded by src/ingest/event-codec.ts.
+      CREATE TABLE segment_events (
+        segment_row INTEGER NOT NULL,
+        chunk INTEGER NOT NULL,
+        event_count INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (segment_row, chunk)
+      ) WITHOUT ROWID;
+
+      -- Event values a search can ask for (e.g. domain:example.com), once per segment that has them.
+      CREATE TABLE event_terms (
+        term TEXT NOT NULL,
+        segment_row INTEGER NOT NULL,
+        PRIMARY KEY (term, segment_row)
+      ) WITHOUT ROWID;
+
+      -- Binaries by MD5; the content lives content-addressed under <data dir>/binaries.
+      CREATE TABLE binaries (
+        md5 TEXT PRIMARY KEY,
+        sha256 TEXT NOT NULL DEFAULT '',
+        size INTEGER NOT NULL,
+        stored_size INTEGER NOT NULL DEFAULT 0,
+        metadata TEXT NOT NULL,
+        first_seen_ms INTEGER NOT NULL,
+        last_seen_ms INTEGER NOT NULL
+      );
+      CREATE TABLE binary_observations (
+        md5 TEXT NOT NULL REFERENCES binaries (md5),
+        sensor_id INTEGER NOT NULL,
+        observed_filename TEXT NOT NULL,
+        last_seen_ms INTEGER NOT NULL,
+        PRIMARY KEY (md5, sensor_id, observed_filename)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 3,
+    name: 'ingress filters',
+    sql: `
+      -- Every writable field lives in settings (JSON), read back over the defaults. id is the
+      -- client's (honoured on create) or a generated uuid; seq keeps the order of creation. The
+      -- user ids are an audit trail, kept when the user is deleted.
+      CREATE TABLE ingress_filters (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        settings TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        created_by INTEGER NOT NULL,
+        modified_at TEXT NOT NULL,
+        modified_by INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,0 +1,44 @@
+/**
+ * First stage: the raw body of an upload becomes a batch, or the whole batch is refused with a
+ * named reason. Decompression is bounded, so a small gzip bomb cannot exhaust memory.
+ */
+import { gunzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { EventBatch, MAX_EVENTS_PER_BATCH } from './event.schemas.js';
+import { IngestRejection } from './rejection.js';
+
+const gunzipAsync = promisify(gunzip);
+const batchShape = TypeCompiler.Compile(EventBatch);
+
+export async function decodeBatch(raw: Buffer, contentEncoding: string | undefined, maxDecodedBytes: number): Promise<EventBatch> {
+  const text = await decompress(raw, contentEncoding?.trim().toLowerCase(), maxDecodedBytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new IngestRejection('malformed_json', `Body is not valid JSON: ${(error as Error).message}`);
+  }
+  const events = (parsed as { events?: unknown } | null)?.events;
+  if (Array.isArray(events) && events.length > MAX_EVENTS_PER_BATCH) {
+    throw new IngestRejection('batch_too_large', `A batch holds at most ${MAX_EVENTS_PER_BATCH} events, not ${events.length}`);
+  }
+  if (!batchShape.Check(parsed)) {
+    const first = batchShape.Errors(parsed).First();
+    throw new IngestRejection('invalid_batch', `${first?.path || '/'} ${first?.message ?? 'is not a batch'}`);
+  }
+  return parsed;
+}
+
+async function decompress(raw: Buffer, encoding: string | undefined, maxDecodedBytes: number): Promise<string> {
+  if (encoding === undefined || encoding === '' || encoding === 'identity') return raw.toString('utf8');
+  if (encoding !== 'gzip') throw new IngestRejection('bad_encoding', `Unsupported Content-Encoding ${encoding}`);
+  try {
+    return (await gunzipAsync(raw, { maxOutputLength: maxDecodedBytes })).toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new IngestRejection('batch_too_large', `The body decompresses to more than ${maxDecodedBytes} bytes`);
+    }
+    throw new IngestRejection('bad_encoding', `Body is not valid gzip: ${(error as Error).message}`);
+  }
+}

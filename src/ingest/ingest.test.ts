@@ -1,0 +1,172 @@
+/**
+ * Event uploads through the real protocol into a real SQLite file: what becomes of them (process
+ * rows, segments, chunks, terms), and every way an upload can be refused, counted.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { as, startTestApp, type TestApp } from '../../test/support/app.js';
+import { processEvents, registerSensor, uploadEvents, type TestSensor } from '../../test/support/sensors.js';
+import { processId, uniqueId } from '../domain/process-id.js';
+
+const T0 = Date.parse('2026-11-20T10:00:00.000Z');
+
+interface SegmentRow {
+  id: number;
+  segment_id: number;
+  event_count: number;
+  last_update_ms: number;
+  [counter: string]: number;
+}
+
+function readDb(test: TestApp): Database.Database {
+  return new Database(join(test.config.dataDir, 'vigil.db'), { readonly: true });
+}
+
+async function counters(test: TestApp, sensor: TestSensor): Promise<Record<string, number>> {
+  const response = await test.app.inject({ url: `/api/v1/sensor/${sensor.id}/ingest`, headers: as(test.adminToken) });
+  assert.equal(response.statusCode, 200);
+  return response.json();
+}
+
+describe('event ingestion', () => {
+  let test: TestApp;
+  let db: Database.Database;
+  before(async () => {
+    test = await startTestApp({ segmentMaxEvents: 5 });
+    db = readDb(test);
+  });
+  after(async () => {
+    db.close();
+    await test.close();
+  });
+
+  it('builds the process record from its events, with Carbon Black ids and counters', async () => {
+    const sensor = await registerSensor(test, { computer_name: 'WIN-ACCT-07' });
+    const response = await uploadEvents(test, sensor, 1, processEvents(4242, T0, { pid: 600, start: T0 - 5000, path: 'C:\\Windows\\Explorer.EXE' }));
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(response.json(), { sequence: 1, duplicate: false, accepted: 8, filtered: 0, rejected: [] });
+
+    const process = db.prepare('SELECT * FROM processes WHERE sensor_id = ? AND pid = 4242').get(sensor.id) as Record<string, unknown>;
+    assert.equal(processId({ sensorId: sensor.id, pid: 4242, startMs: T0 }).length, 36);
+    assert.equal(process.start_ms, T0);
+    assert.equal(process.process_name, 'cmd.exe');
+    assert.equal(process.path, 'c:\\windows\\system32\\cmd.exe');
+    assert.equal(process.cmdline, 'cmd.exe /c whoami', 'command lines keep their case');
+    assert.equal(process.username, 'CORP\\alice');
+    assert.equal(process.md5, 'ad7b9c14083b52bc532fba5948342b98');
+    assert.equal(process.hostname, 'win-acct-07');
+    assert.equal(process.os_type, 'windows');
+    assert.equal(process.parent_pid, 600);
+    assert.equal(process.parent_name, 'explorer.exe');
+    assert.equal(process.end_ms, T0 + 10, 'terminated by its end event');
+
+    const segments = db.prepare('SELECT * FROM segments WHERE process_id = ? ORDER BY segment_id').all(process.id) as SegmentRow[];
+    assert.deepEqual(segments.map((s) => s.event_count), [5, 3], 'a new segment opens after 5 events (this test\'s limit)');
+    const first = segments[0]!;
+    const second = segments[1]!;
+    assert.ok(second.segment_id > first.segment_id, 'segment ids are distinct server times');
+    assert.ok(Math.abs(first.segment_id - Date.now()) < 60_000, 'segment ids are server epoch ms');
+    assert.match(uniqueId(processId({ sensorId: sensor.id, pid: 4242, startMs: T0 }), first.segment_id), /^[0-9a-f-]{36}-[0-9a-f]{12}$/);
+    const totals = (key: string) => segments.reduce((sum, s) => sum + (s[key] ?? 0), 0);
+    assert.deepEqual(
+      ['filemod_count', 'regmod_count', 'netconn_count', 'modload_count', 'childproc_count', 'crossproc_count'].map(totals),
+      [1, 1, 1, 1, 1, 1],
+    );
+    assert.equal(first.last_update_ms, T0 + 4);
+    assert.equal(second.last_update_ms, T0 + 10);
+
+    const terms = db.prepare('SELECT term FROM event_terms WHERE segment_row IN (?, ?) ORDER BY term').all(first.id, second.id).map((r) => (r as { term: string }).term);
+    for (const term of [
+      'domain:example.com', 'ipaddr:93.184.216.34', 'ipport:443', 'filemod:c:\\temp\\out.txt',
+      'regmod:\\registry\\machine\\system\\currentcontrolset\\services\\x', 'modload:c:\\windows\\system32\\ntdll.dll',
+      'childproc_name:whoami.exe', 'crossproc_name:lsass.exe', 'crossproc_type:process_open',
+    ]) {
+      assert.ok(terms.includes(term), `indexed ${term}; have ${terms.join(', ')}`);
+    }
+    const chunks = db.prepare('SELECT SUM(event_count) AS n FROM segment_events WHERE segment_row IN (?, ?)').get(first.id, second.id) as { n: number };
+    assert.equal(chunks.n, 8);
+  });
+
+  it('stores a retried batch once and records a gap in the sequence', async () => {
+    const sensor = await registerSensor(test);
+    const events = processEvents(100, T0 + 1000);
+    assert.equal((await uploadEvents(test, sensor, 1, events)).json().duplicate, false);
+    const retry = await uploadEvents(test, sensor, 1, events);
+    assert.equal(retry.statusCode, 200);
+    assert.deepEqual(retry.json(), { sequence: 1, duplicate: true, accepted: 0, filtered: 0, rejected: [] });
+    const stored = db.prepare(
+      'SELECT SUM(s.event_count) AS n FROM segments s JOIN processes p ON p.id = s.process_id WHERE p.sensor_id = ?',
+    ).get(sensor.id) as { n: number };
+    assert.equal(stored.n, events.length, 'the retry stored nothing');
+    assert.equal((await uploadEvents(test, sensor, 5, processEvents(200, T0 + 2000))).statusCode, 200);
+    const counts = await counters(test, sensor);
+    assert.equal(counts.batches_accepted, 2);
+    assert.equal(counts.batches_duplicate, 1);
+    assert.equal(counts.sequence_gaps, 1);
+    assert.equal(counts.sequences_missing, 3);
+    assert.equal(counts.events_accepted, 16);
+  });
+
+  it('accepts gzip uploads', async () => {
+    const sensor = await registerSensor(test);
+    const response = await uploadEvents(test, sensor, 1, processEvents(300, T0), { gzip: true });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.json().accepted, 8);
+  });
+
+  it('rejects bad events one by one with a named reason and keeps the rest', async () => {
+    const sensor = await registerSensor(test);
+    const good = processEvents(400, T0);
+    const response = await uploadEvents(test, sensor, 1, [
+      ...good,
+      { type: 'telepathy', ts: T0, pid: 400, process_start: T0 },
+      { ...good[3], remote_port: 70000 },
+      { type: 'filemod', ts: T0, pid: 400 },
+    ]);
+    assert.equal(response.statusCode, 200);
+    const body = response.json();
+    assert.equal(body.accepted, good.length);
+    assert.deepEqual(body.rejected.map((r: { index: number; reason: string }) => [r.index, r.reason]), [
+      [8, 'unknown_event_type'], [9, 'invalid_event'], [10, 'invalid_event'],
+    ]);
+    assert.match(body.rejected[1].detail, /remote_port/);
+    const counts = await counters(test, sensor);
+    assert.equal(counts['events_rejected.unknown_event_type'], 1);
+    assert.equal(counts['events_rejected.invalid_event'], 2);
+  });
+
+  it('refuses unreadable batches whole, with a 4xx and a counted reason, and stays up', async () => {
+    const sensor = await registerSensor(test);
+    const send = (payload: Buffer | string, headers: Record<string, string> = {}) =>
+      test.app.inject({ method: 'POST', url: '/sensor/v1/events', headers: { ...sensor.headers, 'content-type': 'application/json', ...headers }, payload });
+    const malformed = await send('{"sequence": 1, "events": [');
+    assert.equal(malformed.statusCode, 400);
+    assert.equal(malformed.json().reason, 'malformed_json');
+    const notGzip = await send('plain text', { 'content-encoding': 'gzip' });
+    assert.equal(notGzip.statusCode, 400);
+    assert.equal(notGzip.json().reason, 'bad_encoding');
+    const shapeless = await send(JSON.stringify({ events: [] }));
+    assert.equal(shapeless.statusCode, 400);
+    assert.equal(shapeless.json().reason, 'invalid_batch');
+    const tooMany = await send(JSON.stringify({ sequence: 1, events: new Array(10_001).fill({}) }));
+    assert.equal(tooMany.statusCode, 413);
+    assert.equal(tooMany.json().reason, 'batch_too_large');
+    const counts = await counters(test, sensor);
+    for (const reason of ['malformed_json', 'bad_encoding', 'invalid_batch', 'batch_too_large']) {
+      assert.equal(counts[`batches_rejected.${reason}`], 1, reason);
+    }
+    assert.equal((await uploadEvents(test, sensor, 1, processEvents(500, T0))).statusCode, 200, 'still serving');
+  });
+
+  it('refuses uploads without valid sensor credentials', async () => {
+    const sensor = await registerSensor(test);
+    const forged = { ...sensor, headers: { authorization: `Sensor ${sensor.id}:${'0'.repeat(64)}` } };
+    assert.equal((await uploadEvents(test, forged, 1, [])).statusCode, 401);
+    const apiToken = await test.app.inject({
+      method: 'POST', url: '/sensor/v1/events', headers: as(test.adminToken), payload: { sequence: 1, events: [] },
+    });
+    assert.equal(apiToken.statusCode, 401, 'an analyst token is not a sensor credential');
+  });
+});

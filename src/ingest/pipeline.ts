@@ -1,0 +1,59 @@
+/**
+ * An event upload, start to finish: decode → validate → normalize → (ingress filter, segment,
+ * store: in the event store's transaction) → the acknowledgement, sent only after the commit.
+ */
+import type { EventsReply } from '../modules/sensors/sensor-protocol.schemas.js';
+import type { SensorIdentity } from '../modules/sensors/sensors.service.js';
+import type { EventStore } from '../modules/processes/event-store.js';
+import type { BatchWriter } from './batch-writer.js';
+import { decodeBatch } from './decode.js';
+import type { CompiledIngressFilter } from './ingress-filter.js';
+import type { FilterGate } from './ingress-gate.js';
+import { normalizeEvent } from './normalize.js';
+import { IngestRejection, counter, type BatchRejectionReason } from './rejection.js';
+import { validateEvents } from './validate.js';
+
+export class IngestPipeline {
+  constructor(
+    private readonly writer: BatchWriter,
+    private readonly store: EventStore,
+    private readonly gate: FilterGate,
+    /** The ingress filters as they stand now (cached by their service until a filter changes). */
+    private readonly currentFilters: () => Promise<readonly CompiledIngressFilter[]>,
+    private readonly maxDecodedBytes: number,
+  ) {}
+
+  async upload(sensor: SensorIdentity, raw: Buffer, contentEncoding: string | undefined): Promise<EventsReply> {
+    let batch;
+    try {
+      batch = await decodeBatch(raw, contentEncoding, this.maxDecodedBytes);
+    } catch (error) {
+      if (error instanceof IngestRejection) await this.countRejectedBatch(sensor.id, error.batchReason);
+      throw error;
+    }
+    const { valid, rejected } = validateEvents(batch.events);
+    const counters = new Map<string, number>();
+    for (const { reason } of rejected) {
+      const name = counter.eventRejected(reason);
+      counters.set(name, (counters.get(name) ?? 0) + 1);
+    }
+    this.gate.use(await this.currentFilters());
+    const outcome = await this.writer.write({ sensor, sequence: batch.sequence, events: valid.map(normalizeEvent), counters });
+    return {
+      sequence: batch.sequence,
+      duplicate: outcome.duplicate,
+      accepted: outcome.accepted,
+      filtered: outcome.filtered,
+      rejected: outcome.duplicate ? [] : rejected,
+    };
+  }
+
+  /** Counts a batch refused before it could be read (also for bodies the HTTP layer refused as too large). */
+  countRejectedBatch(sensorId: number, reason: BatchRejectionReason): Promise<void> {
+    return this.store.countRejection(sensorId, new Map([[counter.batchRejected(reason), 1]]));
+  }
+
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The write side of process and event storage: batches of validated, normalized events become
+ * process rows, segments, event chunks and search terms, one transaction per group of batches.
+ * Its physical design differs per dialect (event-store.sqlite.ts), as the house plan allows.
+ */
+import type { SensorEvent } from '../../ingest/event.schemas.js';
+import type { SensorIdentity } from '../sensors/sensors.service.js';
+
+export interface IngestBatch {
+  sensor: SensorIdentity;
+  sequence: number;
+  /** Valid, normalized events in the order the sensor sent them. */
+  events: SensorEvent[];
+  /** Counts from the earlier stages (events rejected by reason) to record with the batch. */
+  counters: Map<string, number>;
+}
+
+export interface IngestOutcome {
+  /** The sequence was committed before: nothing was stored. */
+  duplicate: boolean;
+  accepted: number;
+  /** Dropped by ingress filters. */
+  filtered: number;
+}
+
+/** Where segments start and stop (reference core §1.1, §3). */
+export interface SegmentRules {
+  maxEventsPerSegment: number;
+  /** A segment takes events for this long after it opened (server clock). */
+  windowMs: number;
+}
+
+export interface EventStore {
+  /**
+   * Commits the batches, in order, in one durable transaction, and only then resolves. A batch
+   * whose sequence is not above its sensor's last committed one is a duplicate and stores nothing.
+   * If the transaction fails nothing of any batch is stored, and the promise rejects.
+   */
+  commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]>;
+  /** Records counters of a batch refused whole (it stores no events). */
+  countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void>;
+}

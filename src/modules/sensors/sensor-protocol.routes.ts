@@ -1,0 +1,92 @@
+/**
+ * The sensor protocol (docs/sensor-protocol.md) under /sensor/v1. Sensors authenticate with their
+ * own id and secret, never with analysts' API tokens; registration is the one call without them
+ * (it presents a group's install code instead).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { IngestPipeline } from '../../ingest/pipeline.js';
+import type { BinariesService } from '../binaries/binaries.service.js';
+import {
+  BinaryUpload,
+  CheckinBody,
+  CheckinReply,
+  EventsReply,
+  RegisterBody,
+  RegisterReply,
+} from './sensor-protocol.schemas.js';
+import type { SensorIdentity, SensorsService } from './sensors.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set for every sensor-protocol request that got past sensor authentication. */
+    sensor: SensorIdentity;
+  }
+}
+
+export interface SensorProtocolOptions {
+  sensors: SensorsService;
+  ingest: IngestPipeline;
+  binaries: BinariesService;
+  limits: { eventUploadBytes: number; binaryUploadBytes: number };
+}
+
+const REGISTER = '/sensor/v1/register';
+const Md5Params = Type.Object({ md5: Type.String({ pattern: '^[0-9a-fA-F]{32}$' }) });
+
+export const sensorProtocolRoutes: FastifyPluginAsyncTypebox<SensorProtocolOptions> = async (app, options) => {
+  const { sensors, ingest, binaries, limits } = options;
+  const tags = ['sensor protocol'];
+  const security = [{ sensorSecret: [] }];
+
+  app.decorateRequest('sensor', undefined as unknown as SensorIdentity);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.url === REGISTER) return;
+    request.sensor = await sensors.authenticate(request.headers.authorization);
+  });
+
+  app.post(REGISTER, {
+    schema: { tags, summary: 'Register a sensor with a group\'s install code', security: [], body: RegisterBody, response: { 200: RegisterReply } },
+  }, (request) => sensors.register(request.body));
+
+  app.post('/sensor/v1/checkin', {
+    schema: { tags, security, summary: 'Report state, acknowledge instructions, receive pending ones', body: CheckinBody, response: { 200: CheckinReply } },
+  }, (request) => sensors.checkin(request.sensor, request.body));
+
+  app.post('/sensor/v1/binaries', {
+    bodyLimit: limits.binaryUploadBytes,
+    schema: {
+      tags, security, summary: 'Upload a binary\'s metadata and (base64) content, verified against its hashes',
+      body: BinaryUpload, response: { 200: Type.Object({ md5: Type.String(), stored: Type.Boolean() }) },
+    },
+  }, (request) => binaries.upload(request.sensor, request.body));
+
+  app.get('/sensor/v1/binaries/:md5', {
+    schema: {
+      tags, security, summary: 'Whether the server holds a binary\'s content (404 if not)',
+      params: Md5Params, response: { 200: Type.Object({ md5: Type.String() }) },
+    },
+  }, async (request, reply) => {
+    const md5 = request.params.md5.toLowerCase();
+    if (await binaries.hasContent(md5)) return { md5 };
+    return reply.callNotFound();
+  });
+
+  // Event uploads are read raw: the body may be gzip, and every way it can be refused is counted.
+  await app.register(async (uploads) => {
+    uploads.removeAllContentTypeParsers();
+    uploads.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    uploads.addHook('onError', async (request, _reply, error) => {
+      if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE' && request.sensor) {
+        await ingest.countRejectedBatch(request.sensor.id, 'batch_too_large');
+      }
+    });
+    uploads.post('/sensor/v1/events', {
+      bodyLimit: limits.eventUploadBytes,
+      schema: {
+        tags, security, summary: 'Upload a batch of events (JSON, optionally gzip); answered once durably committed',
+        consumes: ['application/json'], response: { 200: EventsReply },
+      },
+    }, (request) => ingest.upload(request.sensor, request.body as Buffer, request.headers['content-encoding']));
+  });
+};

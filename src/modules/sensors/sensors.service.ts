@@ -1,0 +1,151 @@
+/**
+ * The server side of the sensor protocol's control plane: install codes, registration, sensor
+ * authentication and check-ins (docs/sensor-protocol.md), and the per-sensor ingest counters.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
+import { canAdministerGroup, canViewGroup, requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
+import { digestsEqual } from '../users/credentials.js';
+import type { CheckinBody, CheckinReply, Instruction, RegisterBody, RegisterReply } from './sensor-protocol.schemas.js';
+import type { HostType, OsType, SensorRecord, SensorsStore } from './sensors.store.js';
+
+/** What the ingest pipeline needs to know about the sensor that sent a batch. */
+export interface SensorIdentity {
+  id: number;
+  groupId: number;
+  hostname: string;
+  hostType: HostType;
+  osType: OsType;
+}
+
+export interface SensorTimings {
+  checkinIntervalSeconds: number;
+}
+
+/** Anything that can say whether a group exists (the groups store). */
+export interface GroupDirectory {
+  get(id: number): Promise<unknown>;
+}
+
+const AUTHORIZATION = /^Sensor (\d{1,10}):([0-9a-f]{64})$/;
+
+export class SensorsService {
+  constructor(
+    private readonly store: SensorsStore,
+    private readonly groups: GroupDirectory,
+    private readonly timings: SensorTimings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The install code of a group, for whoever may administer it. */
+  async installCode(actor: Principal, groupId: number): Promise<{ group_id: number; install_code: string }> {
+    // Checked first, so a caller without access cannot tell which groups exist.
+    if (!canAdministerGroup(actor, groupId)) throw new ForbiddenError(`No administrator access to sensor group ${groupId}`);
+    if (!(await this.groups.get(groupId))) throw new NotFoundError(`No sensor group with id ${groupId}`);
+    return { group_id: groupId, install_code: await this.store.installCode(groupId, randomBytes(24).toString('hex')) };
+  }
+
+  async register(body: RegisterBody): Promise<RegisterReply> {
+    const groupId = await this.store.groupForInstallCode(body.install_code);
+    if (groupId === undefined) throw new UnauthorizedError('Unknown install code');
+    const secret = randomBytes(32).toString('hex');
+    const sensor = await this.store.register({
+      groupId,
+      secretHash: hashSecret(secret),
+      osType: body.os_type,
+      hostType: body.host_type ?? 'workstation',
+      registrationMs: this.now(),
+      computerName: body.computer_name,
+      computerDnsName: body.computer_dns_name ?? body.computer_name,
+      computerSid: body.computer_sid ?? '',
+      osEnvironmentDisplayString: body.os_environment_display_string ?? '',
+      buildVersionString: body.build_version_string,
+      buildId: body.build_id ?? 0,
+      bootId: body.boot_id,
+      networkAdapters: formatAdapters(body.network_adapters) ?? '',
+      physicalMemorySize: body.physical_memory_size ?? 0,
+      systemvolumeTotalSize: body.systemvolume_total_size ?? 0,
+      systemvolumeFreeSize: body.systemvolume_free_size ?? 0,
+    });
+    return {
+      sensor_id: sensor.id,
+      sensor_secret: secret,
+      group_id: sensor.groupId,
+      checkin_interval_seconds: this.timings.checkinIntervalSeconds,
+    };
+  }
+
+  /** The sensor behind an `Authorization: Sensor <id>:<secret>` header; UnauthorizedError otherwise. */
+  async authenticate(header: string | undefined): Promise<SensorIdentity> {
+    const match = header === undefined ? null : AUTHORIZATION.exec(header.trim());
+    if (!match) throw new UnauthorizedError('Missing or malformed sensor credentials');
+    const sensor = await this.store.get(Number(match[1]));
+    if (!sensor || !digestsEqual(sensor.secretHash, hashSecret(match[2]!))) {
+      throw new UnauthorizedError('Unknown sensor or wrong secret');
+    }
+    return identityOf(sensor);
+  }
+
+  async checkin(sensor: SensorIdentity, body: CheckinBody): Promise<CheckinReply> {
+    const now = this.now();
+    const interval = this.timings.checkinIntervalSeconds;
+    await this.store.completeInstructions(sensor.id, body.completed ?? [], now);
+    await this.store.checkin(sensor.id, {
+      computerName: body.computer_name,
+      computerDnsName: body.computer_dns_name,
+      computerSid: body.computer_sid,
+      osEnvironmentDisplayString: body.os_environment_display_string,
+      buildVersionString: body.build_version_string,
+      buildId: body.build_id,
+      bootId: body.boot_id,
+      networkAdapters: formatAdapters(body.network_adapters),
+      physicalMemorySize: body.physical_memory_size,
+      systemvolumeTotalSize: body.systemvolume_total_size,
+      systemvolumeFreeSize: body.systemvolume_free_size,
+      uptime: body.uptime,
+      sensorUptime: body.sensor_uptime,
+      healthStatus: body.health_status,
+      healthMessage: body.health_message,
+      isIsolating: body.is_isolating,
+      clockDeltaMs: body.sensor_time - now,
+      lastCheckinMs: now,
+      nextCheckinMs: now + interval * 1000,
+    });
+    const instructions = await this.store.pendingInstructions(sensor.id, now);
+    return {
+      server_time: now,
+      next_checkin_seconds: interval,
+      instructions: instructions.map((i) => ({ id: i.id, type: i.type as Instruction['type'], payload: i.payload })),
+    };
+  }
+
+  /** Ingest counters of one sensor (anyone who can view its group) or of all (global admins). */
+  async ingestCounters(actor: Principal, sensorId?: number): Promise<Record<string, number>> {
+    if (sensorId === undefined) {
+      requireGlobalAdmin(actor, 'read server-wide ingest counters');
+      return this.store.counters();
+    }
+    const sensor = await this.store.get(sensorId);
+    if (!sensor || !canViewGroup(actor, sensor.groupId)) throw new NotFoundError(`No sensor with id ${sensorId}`);
+    return this.store.counters(sensorId);
+  }
+}
+
+function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+function identityOf(sensor: SensorRecord): SensorIdentity {
+  return {
+    id: sensor.id,
+    groupId: sensor.groupId,
+    hostname: sensor.computerName.toLowerCase(),
+    hostType: sensor.hostType,
+    osType: sensor.osType,
+  };
+}
+
+/** Carbon Black's network_adapters text: "<ip>,<mac>|" per adapter. */
+function formatAdapters(adapters: RegisterBody['network_adapters']): string | undefined {
+  return adapters?.map((adapter) => `${adapter.ip},${adapter.mac.toLowerCase()}|`).join('');
+}
