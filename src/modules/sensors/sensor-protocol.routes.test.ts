@@ -1,0 +1,116 @@
+/** Registration, check-ins and binary uploads through the real sensor protocol routes. */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
+import { hostFacts, installCode, registerSensor } from '../../../test/support/sensors.js';
+import { SqliteDatabase } from '../../db/dialects/sqlite.js';
+import { SQLITE_FILE } from '../../db/open.js';
+import { SqlSensorsStore } from './sensors.store.js';
+
+describe('sensor protocol', () => {
+  let test: TestApp;
+  before(async () => {
+    test = await startTestApp({ checkinIntervalSeconds: 15 });
+  });
+  after(() => test.close());
+
+  it('gives the install code to group administrators only, the same code every time', async () => {
+    const code = await installCode(test);
+    assert.match(code, /^[0-9a-f]{48}$/);
+    assert.equal(await installCode(test), code);
+    const viewer = await createUser(test, { username: 'viewer-only' });
+    const denied = await test.app.inject({ url: '/api/v1/group/1/install_code', headers: as(viewer) });
+    assert.equal(denied.statusCode, 403);
+    const missing = await test.app.inject({ url: '/api/v1/group/999/install_code', headers: as(test.adminToken) });
+    assert.equal(missing.statusCode, 404);
+  });
+
+  it('registers a sensor that presents the install code, and nobody else', async () => {
+    const stranger = await test.app.inject({ method: 'POST', url: '/sensor/v1/register', payload: { install_code: 'guess', ...hostFacts() } });
+    assert.equal(stranger.statusCode, 401);
+    const registered = await test.app.inject({
+      method: 'POST', url: '/sensor/v1/register', payload: { install_code: await installCode(test), ...hostFacts() },
+    });
+    assert.equal(registered.statusCode, 200);
+    const body = registered.json();
+    assert.equal(typeof body.sensor_id, 'number');
+    assert.match(body.sensor_secret, /^[0-9a-f]{64}$/);
+    assert.equal(body.group_id, 1);
+    assert.equal(body.checkin_interval_seconds, 15);
+    const badVersion = await test.app.inject({
+      method: 'POST', url: '/sensor/v1/register',
+      payload: { install_code: await installCode(test), ...hostFacts({ build_version_string: '6.1.2' }) },
+    });
+    assert.equal(badVersion.statusCode, 400);
+    assert.match(badVersion.json().message, /build_version_string/);
+  });
+
+  it('records check-ins and hands out instructions until they are acknowledged', async () => {
+    const sensor = await registerSensor(test, { computer_name: 'WIN-CHECK-01' });
+    // Nothing in the API queues instructions yet (isolation and live response will); the store can.
+    const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
+    after(() => db.close());
+    const store = new SqlSensorsStore(db);
+    const instruction = await store.enqueueInstruction(sensor.id, 'isolate', undefined, Date.now());
+    const checkin = (body: Record<string, unknown>) =>
+      test.app.inject({ method: 'POST', url: '/sensor/v1/checkin', headers: sensor.headers, payload: { sensor_time: Date.now() - 2000, ...body } });
+
+    const first = await checkin({ uptime: 5000, sensor_uptime: 100, is_isolating: false, network_adapters: [{ ip: '10.9.9.9', mac: 'AABBCCDDEEFF' }] });
+    assert.equal(first.statusCode, 200);
+    assert.equal(first.json().next_checkin_seconds, 15);
+    assert.deepEqual(first.json().instructions, [{ id: instruction, type: 'isolate' }]);
+    const again = await checkin({});
+    assert.deepEqual(again.json().instructions.map((i: { id: number }) => i.id), [instruction], 'sent again until acknowledged');
+    const acked = await checkin({ completed: [{ id: instruction }], is_isolating: true });
+    assert.deepEqual(acked.json().instructions, []);
+
+    const record = (await store.get(sensor.id))!;
+    assert.equal(record.isIsolating, true, 'the sensor\'s own word on isolation is recorded');
+    assert.equal(record.uptime, 5000);
+    assert.equal(record.networkAdapters, '10.9.9.9,aabbccddeeff|');
+    assert.ok(record.clockDeltaMs <= -1900 && record.clockDeltaMs > -10_000, `clock delta ${record.clockDeltaMs}`);
+    assert.ok(record.lastCheckinMs! <= Date.now());
+    assert.equal(record.nextCheckinMs! - record.lastCheckinMs!, 15_000);
+    assert.equal(record.computerName, 'WIN-CHECK-01');
+  });
+
+  it('refuses check-ins without the sensor\'s own secret', async () => {
+    const sensor = await registerSensor(test);
+    for (const authorization of [undefined, `Sensor ${sensor.id}:${'f'.repeat(64)}`, `Sensor 999999:${sensor.secret}`, `Bearer ${sensor.secret}`]) {
+      const response = await test.app.inject({
+        method: 'POST', url: '/sensor/v1/checkin', headers: authorization ? { authorization } : {}, payload: { sensor_time: 1 },
+      });
+      assert.equal(response.statusCode, 401, String(authorization));
+    }
+  });
+
+  it('stores binary content only when it matches its hashes', async () => {
+    const sensor = await registerSensor(test);
+    const content = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(510, 7)]);
+    const md5 = createHash('md5').update(content).digest('hex');
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    const metadata = {
+      md5: md5.toUpperCase(), sha256, size: content.length, observed_filename: 'C:\\Tools\\Thing.exe',
+      original_filename: 'thing.exe', is_executable_image: true, digsig: { result: 'Unsigned' },
+    };
+    const upload = (body: Record<string, unknown>) => test.app.inject({ method: 'POST', url: '/sensor/v1/binaries', headers: sensor.headers, payload: body });
+
+    const wrong = await upload({ metadata: { ...metadata, sha256: '0'.repeat(64) }, content: content.toString('base64') });
+    assert.equal(wrong.statusCode, 400);
+    assert.equal(wrong.json().reason, 'content_mismatch');
+    assert.equal((await test.app.inject({ url: `/sensor/v1/binaries/${md5}`, headers: sensor.headers })).statusCode, 404);
+
+    const right = await upload({ metadata, content: content.toString('base64') });
+    assert.equal(right.statusCode, 200, right.body);
+    assert.deepEqual(right.json(), { md5, stored: true });
+    assert.equal((await test.app.inject({ url: `/sensor/v1/binaries/${md5.toUpperCase()}`, headers: sensor.headers })).statusCode, 200);
+    const again = await upload({ metadata: { ...metadata, observed_filename: 'D:\\copy.exe' } });
+    assert.deepEqual(again.json(), { md5, stored: true }, 'metadata alone for content the server has');
+
+    const stored = readFileSync(join(test.config.dataDir, 'binaries', md5.slice(0, 2), md5));
+    assert.deepEqual(stored, content, 'kept content-addressed by md5');
+  });
+});
