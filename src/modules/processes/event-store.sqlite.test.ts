@@ -1,0 +1,111 @@
+/**
+ * The segmenting rules of the embedded event store on a real SQLite file, with a clock the test
+ * moves: a segment closes when full or when its window passes, ids stay unique, and a store
+ * opened again continues where the last one stopped.
+ */
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { tempDir } from '../../../test/support/temp.js';
+import { processEvents } from '../../../test/support/sensors.js';
+import { SqliteDatabase } from '../../db/dialects/sqlite.js';
+import { migrate } from '../../db/migrate.js';
+import { sqliteMigrations } from '../../db/migrations/sqlite.js';
+import { FilterGate } from '../../ingest/ingress-gate.js';
+import type { SensorEvent } from '../../ingest/event.schemas.js';
+import type { SensorIdentity } from '../sensors/sensors.service.js';
+import { SqlSensorsStore } from '../sensors/sensors.store.js';
+import { SqliteEventStore } from './event-store.sqlite.js';
+
+const SENSOR: SensorIdentity = { id: 1, groupId: 1, hostname: 'host', hostType: 'server', osType: 'linux' };
+const T0 = 1_763_000_000_000;
+
+/** The sensor whose last committed sequence the store keeps. */
+async function registerSensorRow(db: SqliteDatabase): Promise<void> {
+  const sensor = await new SqlSensorsStore(db).register({
+    groupId: 1, secretHash: 'x', osType: 'linux', hostType: 'server', registrationMs: T0, computerName: 'host',
+    computerDnsName: '', computerSid: '', osEnvironmentDisplayString: '', buildVersionString: '006.001.002.71109',
+    buildId: 0, bootId: '1', networkAdapters: '', physicalMemorySize: 0, systemvolumeTotalSize: 0, systemvolumeFreeSize: 0,
+  });
+  assert.equal(sensor.id, SENSOR.id);
+}
+
+describe('SQLite event store segments', () => {
+  const dir = tempDir('vigil-events-');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  let opened = 0;
+
+  async function freshStore(clock: { now: number }, rules = { maxEventsPerSegment: 3, windowMs: 60_000 }) {
+    const db = SqliteDatabase.open(join(dir, `events-${opened++}.db`));
+    await migrate(db, sqliteMigrations);
+    return { db, store: new SqliteEventStore(db, rules, new FilterGate(), () => clock.now) };
+  }
+
+  const segmentsOf = (db: SqliteDatabase, pid: number) =>
+    db.all<{ segment_id: number; event_count: number }>(
+      'SELECT s.segment_id, s.event_count FROM segments s JOIN processes p ON p.id = s.process_id WHERE p.pid = ? ORDER BY s.segment_id',
+      [pid],
+    );
+
+  it('splits a batch at the event limit with distinct segment ids, even within one millisecond', async () => {
+    const clock = { now: T0 };
+    const { db, store } = await freshStore(clock);
+    const events = processEvents(10, T0 - 1000);
+    await store.commit([{ sensor: SENSOR, sequence: 1, events, counters: new Map() }]);
+    const segments = await segmentsOf(db, 10);
+    assert.deepEqual(segments.map((s) => s.event_count), [3, 3, 2]);
+    assert.deepEqual(segments.map((s) => s.segment_id), [T0, T0 + 1, T0 + 2]);
+    await db.close();
+  });
+
+  it('opens a new segment when the window of the open one has passed', async () => {
+    const clock = { now: T0 };
+    const { db, store } = await freshStore(clock, { maxEventsPerSegment: 100, windowMs: 60_000 });
+    const [start, filemod, regmod] = processEvents(20, T0 - 1000) as [SensorEvent, SensorEvent, SensorEvent];
+    await store.commit([{ sensor: SENSOR, sequence: 1, events: [start, filemod], counters: new Map() }]);
+    clock.now = T0 + 59_999;
+    await store.commit([{ sensor: SENSOR, sequence: 2, events: [regmod], counters: new Map() }]);
+    clock.now = T0 + 60_000;
+    await store.commit([{ sensor: SENSOR, sequence: 3, events: [{ ...regmod, ts: regmod.ts + 1 }], counters: new Map() }]);
+    const segments = await segmentsOf(db, 20);
+    assert.deepEqual(segments, [{ segment_id: T0, event_count: 3 }, { segment_id: T0 + 60_000, event_count: 1 }]);
+    await db.close();
+  });
+
+  it('fills in a process seen first through other events when its start arrives', async () => {
+    const clock = { now: T0 };
+    const { db, store } = await freshStore(clock, { maxEventsPerSegment: 100, windowMs: 60_000 });
+    const [start, ...rest] = processEvents(30, T0 - 1000);
+    await store.commit([{ sensor: SENSOR, sequence: 1, events: rest, counters: new Map() }]);
+    assert.equal((await db.get<{ process_name: string }>('SELECT process_name FROM processes WHERE pid = 30'))?.process_name, '');
+    await store.commit([{ sensor: SENSOR, sequence: 2, events: [start!], counters: new Map() }]);
+    const row = await db.get<{ process_name: string; cmdline: string; n: number }>(
+      'SELECT process_name, cmdline, (SELECT COUNT(*) FROM processes) AS n FROM processes WHERE pid = 30',
+    );
+    assert.deepEqual(row, { process_name: 'cmd.exe', cmdline: 'cmd.exe /c whoami', n: 1 });
+    await db.close();
+  });
+
+  it('continues the open segment after a restart without reusing chunk numbers', async () => {
+    const clock = { now: T0 };
+    const file = join(dir, 'restart.db');
+    const rules = { maxEventsPerSegment: 100, windowMs: 60_000 };
+    const events = processEvents(40, T0 - 1000);
+    let db = SqliteDatabase.open(file);
+    await migrate(db, sqliteMigrations);
+    await registerSensorRow(db);
+    await new SqliteEventStore(db, rules, new FilterGate(), () => clock.now)
+      .commit([{ sensor: SENSOR, sequence: 1, events: events.slice(0, 4), counters: new Map() }]);
+    await db.close();
+    db = SqliteDatabase.open(file);
+    const reopened = new SqliteEventStore(db, rules, new FilterGate(), () => clock.now);
+    const [duplicate] = await reopened.commit([{ sensor: SENSOR, sequence: 1, events: events.slice(0, 4), counters: new Map() }]);
+    assert.equal(duplicate?.duplicate, true, 'the last sequence survives the restart');
+    await reopened.commit([{ sensor: SENSOR, sequence: 2, events: events.slice(4), counters: new Map() }]);
+    assert.deepEqual(await segmentsOf(db, 40), [{ segment_id: T0, event_count: 8 }]);
+    const chunks = await db.all<{ chunk: number }>('SELECT chunk FROM segment_events ORDER BY chunk');
+    assert.deepEqual(chunks.map((c) => c.chunk), [0, 1]);
+    await db.close();
+  });
+});
