@@ -43,14 +43,15 @@ describe('durability', () => {
   it('keeps every acknowledged batch across a SIGKILL, and stores retries once', async () => {
     let server = await startServer(dataDir);
     const token = spawnSync(process.execPath, [BIN, 'token', 'admin', '--data-dir', dataDir], { encoding: 'utf8' }).stdout.trim();
-    const code = (await (await fetch(`${server.url}/api/v1/group/1/install_code`, { headers: { 'X-Auth-Token': token } })).json()).install_code;
+    const codeReply = await fetch(`${server.url}/api/v1/group/1/install_code`, { headers: { 'X-Auth-Token': token } });
+    const code = ((await codeReply.json()) as { install_code: string }).install_code;
     const sensors: Sensor[] = [];
     for (let i = 0; i < 4; i++) {
       const response = await fetch(`${server.url}/sensor/v1/register`, {
         method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ install_code: code, ...hostFacts({ computer_name: `KILL-${i}` }) }),
       });
-      const { sensor_id: id, sensor_secret: secret } = await response.json();
+      const { sensor_id: id, sensor_secret: secret } = (await response.json()) as { sensor_id: number; sensor_secret: string };
       sensors.push({ auth: `Sensor ${id}:${secret}`, nextSequence: 1, acknowledged: new Map(), unacknowledged: new Map() });
     }
 

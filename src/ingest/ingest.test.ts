@@ -170,3 +170,58 @@ describe('event ingestion', () => {
     assert.equal(apiToken.statusCode, 401, 'an analyst token is not a sensor credential');
   });
 });
+
+describe('ingress filters at ingest', () => {
+  let test: TestApp;
+  let db: Database.Database;
+  before(async () => {
+    test = await startTestApp();
+    db = readDb(test);
+  });
+  after(async () => {
+    db.close();
+    await test.close();
+  });
+
+  const createFilter = async (filter: Record<string, unknown>) => {
+    const response = await test.app.inject({
+      method: 'POST', url: '/api/v1/ingress_whitelist', headers: as(test.adminToken), payload: [filter],
+    });
+    assert.equal(response.statusCode, 200, response.body);
+  };
+  const storedEvents = (sensor: TestSensor, pid: number) =>
+    (db.prepare(
+      'SELECT COALESCE(SUM(s.event_count), 0) AS n FROM segments s JOIN processes p ON p.id = s.process_id WHERE p.sensor_id = ? AND p.pid = ?',
+    ).get(sensor.id, pid) as { n: number }).n;
+
+  it('drops every event of a matching process and its children within the descendant level, and counts them', async () => {
+    await createFilter({
+      name: 'quiet updater', description: 'noisy', path_filters: ['**/updater.exe'], descendant_filtering_level: 1,
+    });
+    const sensor = await registerSensor(test);
+    const updater = processEvents(1000, T0).map((e) => (e.type === 'process_start' ? { ...e, path: 'C:\\Program Files\\App\\Updater.exe' } : e));
+    const child = processEvents(1001, T0 + 5, { pid: 1000, start: T0, path: 'C:\\Program Files\\App\\Updater.exe' });
+    const grandchild = processEvents(1002, T0 + 9, { pid: 1001, start: T0 + 5, path: 'C:\\Windows\\System32\\cmd.exe' });
+    const other = processEvents(2000, T0);
+    const response = await uploadEvents(test, sensor, 1, [...updater, ...child, ...grandchild, ...other]);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(response.json(), { sequence: 1, duplicate: false, accepted: 16, filtered: 16, rejected: [] });
+    assert.equal(storedEvents(sensor, 1000), 0);
+    assert.equal(storedEvents(sensor, 1001), 0, 'a child is within descendant level 1');
+    assert.equal(storedEvents(sensor, 1002), 8, 'a grandchild is not');
+    assert.equal(storedEvents(sensor, 2000), 8);
+    assert.equal((await counters(test, sensor)).events_filtered, 16);
+  });
+
+  it('drops only the listed event types of a process when filter_all_events is off', async () => {
+    await createFilter({
+      name: 'no telemetry domains', description: '', cmdline_filters: ['rxi|.*telemetry.*'], filter_all_events: false,
+      netconn_filters: ['example.com'],
+    });
+    const sensor = await registerSensor(test);
+    const events = processEvents(3000, T0).map((e) => (e.type === 'process_start' ? { ...e, cmdline: 'agent.exe --TELEMETRY' } : e));
+    const response = await uploadEvents(test, sensor, 1, events);
+    assert.equal(response.json().filtered, 1, 'only the netconn to example.com');
+    assert.equal(storedEvents(sensor, 3000), 7);
+  });
+});
