@@ -41,20 +41,21 @@ export function compileValues(field: string, values: readonly string[], kind: Va
   const exact = new Set<string>();
   const patterns: RegExp[] = [];
   /** Matched against the value in Unix form. */
-  const globs: RegExp[] = [];
+  const globs: ValueMatcher[] = [];
   values.forEach((value, index) => {
     if (value.startsWith('rxi|')) patterns.push(regex(field, index, value.slice(4), 'i'));
     else if (value.startsWith('rx|')) patterns.push(regex(field, index, value.slice(3), ''));
-    else if (kind === 'path' && /[*?]/.test(value)) globs.push(globToRegExp(unixForm(value)));
+    else if (kind === 'path' && /[*?]/.test(value)) globs.push(compileGlob(unixForm(value)));
     else exact.add(normalized(kind, value));
   });
   // A path regex sees the path both as reported and with slashes, so it may be written for either.
   const testPatterns = kind === 'path'
-    ? (value: string) => patterns.some((pattern) => pattern.test(value) || (value.includes('\\') && pattern.test(slashed(value))))
+    ? (value: string) => patterns.some((pattern) => pattern.test(value)) ||
+      (value.includes('\\') && patterns.some((pattern) => pattern.test(slashed(value))))
     : (value: string) => patterns.some((pattern) => pattern.test(value));
   return (value) =>
     (exact.size > 0 && exact.has(normalized(kind, value))) ||
-    (globs.length > 0 && globs.some((glob) => glob.test(unixForm(value)))) ||
+    (globs.length > 0 && globs.some((glob) => glob(unixForm(value)))) ||
     (patterns.length > 0 && testPatterns(value));
 }
 
@@ -67,13 +68,21 @@ function regex(field: string, index: number, source: string, flags: string): Reg
   }
 }
 
-/** A glob as an anchored regex: `*` and `?` stay within one directory, `**` crosses them. */
-export function globToRegExp(glob: string): RegExp {
-  const source = glob
-    .split(GLOB_TOKEN)
-    .map((part, i) => (i % 2 === 1 ? GLOB_REGEX[part] : part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${source}$`);
+/**
+ * A glob as an anchored regex: `*` and `?` stay within one directory, `**` crosses them. Most
+ * paths fail on the literal text before the first wildcard or after the last, which is checked
+ * first: far cheaper than the regex.
+ */
+function compileGlob(glob: string): ValueMatcher {
+  const parts = glob.split(GLOB_TOKEN);
+  const head = parts[0] ?? '';
+  const tail = parts.at(-1) ?? '';
+  const regex = new RegExp(`^${parts.map((part, i) => (i % 2 === 1 ? GLOB_REGEX[part] : escapeRegExp(part))).join('')}$`);
+  return (value) => value.startsWith(head) && value.endsWith(tail) && regex.test(value);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 function normalized(kind: ValueKind, value: string): string {

@@ -48,6 +48,7 @@ export class IngressFiltersService {
     const filters = body.map((input) => {
       const id = typeof input.id === 'string' && CLIENT_ID.test(input.id) ? input.id : randomUUID();
       const settings = { ...INGRESS_FILTER_DEFAULTS, ...settingsGiven(input), name: input.name };
+      // Compiling refuses an invalid regex (400 naming the field) before anything is stored.
       compileIngressFilter({ id, settings });
       return { id, settings };
     });
@@ -61,7 +62,7 @@ export class IngressFiltersService {
     const stored = await this.store.get(id);
     if (!stored) throw new NotFoundError(`No ingress filter with id ${id}`);
     const changes = settingsGiven(body, stored.settings);
-    compileIngressFilter({ id, settings: { ...stored.settings, ...changes } });
+    compileIngressFilter({ id, settings: { ...stored.settings, ...changes } }); // refuses an invalid regex
     if (!(await this.afterWrite(this.store.update(id, changes, stamp(actor))))) {
       throw new NotFoundError(`No ingress filter with id ${id}`);
     }
