@@ -65,7 +65,7 @@ export async function createContainer(config: Config): Promise<Container> {
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
     eventStore,
     gate,
-    () => ingressFilters.compiled(),
+    ingressFilters,
     config.eventUploadDecodedLimitBytes,
   );
   const services: Services = {

@@ -211,6 +211,9 @@ describe('ingress filters at ingest', () => {
     assert.equal(storedEvents(sensor, 1002), 8, 'a grandchild is not');
     assert.equal(storedEvents(sensor, 2000), 8);
     assert.equal((await counters(test, sensor)).events_filtered, 16);
+    const filters = (await test.app.inject({ url: '/api/v1/ingress_whitelist', headers: as(test.adminToken) })).json();
+    const quiet = (filters as { name: string; hit_rate: number }[]).find((f) => f.name === 'quiet updater');
+    assert.equal(quiet?.hit_rate, 0.25, 'one of the four new processes matched the filter itself');
   });
 
   it('drops only the listed event types of a process when filter_all_events is off', async () => {

@@ -5,6 +5,7 @@
  */
 import type { SensorEvent } from './event.schemas.js';
 import type { CompiledIngressFilter, EventFilterValue } from './ingress-filter.js';
+import type { ProcessCounts } from './ingress-filter-metrics.js';
 
 export interface GateScope {
   sensorId: number;
@@ -47,15 +48,26 @@ interface FilterVerdict extends GateVerdict {
  */
 export class FilterGate implements IngressGate {
   private filters: readonly CompiledIngressFilter[] = [];
+  /** New processes each filter measured, and matched, since the last takeCounts (for hit_rate). */
+  private counts = new Map<string, ProcessCounts>();
 
   use(filters: readonly CompiledIngressFilter[]): void {
     this.filters = filters;
   }
 
+  takeCounts(): ReadonlyMap<string, ProcessCounts> {
+    const counts = this.counts;
+    this.counts = new Map();
+    return counts;
+  }
+
   judgeProcess(scope: GateScope, facts: GateProcessFacts, parent: GateVerdict | undefined): GateVerdict | undefined {
     const applied: Applied[] = [];
     for (const filter of this.filters) {
-      if (filter.appliesTo(scope) && filter.matchesProcess(facts)) applied.push({ filter, remaining: filter.descendantLevel });
+      if (!filter.measures(scope)) continue;
+      const matched = filter.matchesProcess(facts);
+      this.count(filter.id, matched);
+      if (matched && filter.appliesTo(scope)) applied.push({ filter, remaining: filter.descendantLevel });
     }
     for (const inherited of (parent as FilterVerdict | undefined)?.applied ?? []) {
       if (inherited.remaining !== 0 && !applied.some((a) => a.filter === inherited.filter)) {
@@ -65,6 +77,13 @@ export class FilterGate implements IngressGate {
     if (applied.length === 0) return undefined;
     const verdict: FilterVerdict = { kind: 'filtered', applied };
     return verdict;
+  }
+
+  private count(filterId: string, matched: boolean): void {
+    let counts = this.counts.get(filterId);
+    if (!counts) this.counts.set(filterId, (counts = { processes: 0, hits: 0 }));
+    counts.processes++;
+    if (matched) counts.hits++;
   }
 
   dropsEvent(verdict: GateVerdict, event: SensorEvent): boolean {

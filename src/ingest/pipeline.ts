@@ -8,18 +8,26 @@ import type { EventStore } from '../modules/processes/event-store.js';
 import type { BatchWriter } from './batch-writer.js';
 import { decodeBatch } from './decode.js';
 import type { CompiledIngressFilter } from './ingress-filter.js';
+import type { ProcessCounts } from './ingress-filter-metrics.js';
 import type { FilterGate } from './ingress-gate.js';
 import { normalizeEvent } from './normalize.js';
 import { IngestRejection, counter, type BatchRejectionReason } from './rejection.js';
 import { validateEvents } from './validate.js';
+
+/** The ingress filters' service, as the pipeline uses it. */
+export interface IngressFilterSource {
+  /** The filters as they stand now (cached until a filter changes). */
+  compiled(): Promise<readonly CompiledIngressFilter[]>;
+  /** New processes each filter measured and matched, for its hit_rate. */
+  recordProcessCounts(counts: ReadonlyMap<string, ProcessCounts>): void;
+}
 
 export class IngestPipeline {
   constructor(
     private readonly writer: BatchWriter,
     private readonly store: EventStore,
     private readonly gate: FilterGate,
-    /** The ingress filters as they stand now (cached by their service until a filter changes). */
-    private readonly currentFilters: () => Promise<readonly CompiledIngressFilter[]>,
+    private readonly filters: IngressFilterSource,
     private readonly maxDecodedBytes: number,
   ) {}
 
@@ -37,8 +45,9 @@ export class IngestPipeline {
       const name = counter.eventRejected(reason);
       counters.set(name, (counters.get(name) ?? 0) + 1);
     }
-    this.gate.use(await this.currentFilters());
+    this.gate.use(await this.filters.compiled());
     const outcome = await this.writer.write({ sensor, sequence: batch.sequence, events: valid.map(normalizeEvent), counters });
+    this.filters.recordProcessCounts(this.gate.takeCounts());
     return {
       sequence: batch.sequence,
       duplicate: outcome.duplicate,
