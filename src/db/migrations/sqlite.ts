@@ -180,13 +180,16 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX segments_by_last_server_update ON segments (last_server_update_ms);
 
       -- The events of a segment, one chunk per ingest batch, encoded by src/ingest/event-codec.ts.
+      -- A rowid table: chunks are appended at the end of its B-tree, and their (large) data stays
+      -- out of the index that finds a segment's chunks.
       CREATE TABLE segment_events (
+        id INTEGER PRIMARY KEY,
         segment_row INTEGER NOT NULL,
         chunk INTEGER NOT NULL,
         event_count INTEGER NOT NULL,
-        data BLOB NOT NULL,
-        PRIMARY KEY (segment_row, chunk)
-      ) WITHOUT ROWID;
+        data BLOB NOT NULL
+      );
+      CREATE UNIQUE INDEX segment_events_by_segment ON segment_events (segment_row, chunk);
 
       -- Event values a search can ask for (e.g. domain:example.com), once per segment that has them.
       CREATE TABLE event_terms (
