@@ -78,9 +78,7 @@ export interface SensorsStore {
   /** Marks the sensor's listed instructions done; ids of other sensors are ignored. */
   completeInstructions(sensorId: number, completed: readonly { id: number; result?: unknown }[], nowMs: number): Promise<void>;
   enqueueInstruction(sensorId: number, type: string, payload: unknown, nowMs: number): Promise<number>;
-  /** Adds to named counters of a sensor. */
-  addCounters(sensorId: number, counts: ReadonlyMap<string, number>): Promise<void>;
-  /** The counters of one sensor, or of all sensors summed when sensorId is undefined. */
+  /** Ingest counters (written by the event store) of one sensor, or of all sensors summed when sensorId is undefined. */
   counters(sensorId?: number): Promise<Record<string, number>>;
 }
 
@@ -214,19 +212,6 @@ export class SqlSensorsStore implements SensorsStore {
       [sensorId, type, payload === undefined ? null : JSON.stringify(payload), nowMs],
     );
     return row!.id;
-  }
-
-  async addCounters(sensorId: number, counts: ReadonlyMap<string, number>): Promise<void> {
-    if (counts.size === 0) return;
-    await this.db.transaction(async (tx) => {
-      for (const [name, value] of counts) {
-        await tx.run(
-          `INSERT INTO ingest_counters (sensor_id, name, value) VALUES (?, ?, ?)
-           ON CONFLICT (sensor_id, name) DO UPDATE SET value = ingest_counters.value + excluded.value`,
-          [sensorId, name, value],
-        );
-      }
-    });
   }
 
   async counters(sensorId?: number): Promise<Record<string, number>> {
