@@ -1,0 +1,4 @@
+import { forEachDialect } from '../../../test/support/dialects.js';
+import { binariesStoreContract } from './binaries.store.contract.js';
+
+forEachDialect(binariesStoreContract);
