@@ -25,12 +25,15 @@ export interface AppOptions {
   /** Serve HTTPS with this key and certificate; plain HTTP when absent. */
   tls?: TlsMaterial | undefined;
   logger?: FastifyServerOptions['logger'];
+  /** Log every request and response (default true). */
+  logRequests?: boolean;
 }
 
 export async function buildApp(container: Container, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config, services } = container;
   const app = Fastify({
     logger: options.logger ?? false,
+    disableRequestLogging: options.logRequests === false,
     bodyLimit: config.apiBodyLimitBytes,
     // Carbon Black's Flask routes answered with and without a trailing slash depending on the
     // route; accepting both serves every client.

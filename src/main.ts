@@ -22,7 +22,9 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
   try {
     const adminToken = await container.services.users.bootstrapAdmin();
     const tls = config.tls ? await loadOrCreateCertificate(config.dataDir, config.host) : undefined;
-    const app = await buildApp(container, { tls, logger: { level: config.logLevel } });
+    // A request line per sensor upload would drown the log; requests are logged at debug and below.
+    const logRequests = config.logLevel === 'debug' || config.logLevel === 'trace';
+    const app = await buildApp(container, { tls, logger: { level: config.logLevel }, logRequests });
     const address = await app.listen({ host: config.host, port: config.port });
     if (tls?.created) app.log.info({ certificate: tlsFiles(config.dataDir).certFile }, 'generated a self-signed TLS certificate');
     if (adminToken) {
