@@ -2,7 +2,7 @@
  * buildApp(container): the Fastify instance with its plugins and every module's routes, not yet
  * listening. Tests drive it with app.inject; main.ts makes it listen.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.js';
 import { registerAuthentication } from './http/auth.js';
@@ -33,7 +33,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   const { config, services } = container;
   const app = Fastify({
     logger: options.logger ?? false,
-    disableRequestLogging: options.logRequests === false,
+    logController: new LogController({ disableRequestLogging: options.logRequests === false }),
     bodyLimit: config.apiBodyLimitBytes,
     // Carbon Black's Flask routes answered with and without a trailing slash depending on the
     // route; accepting both serves every client.
