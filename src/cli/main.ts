@@ -2,11 +2,13 @@
  * The `vigil` command. Each subcommand builds the one Config from flags and VIGIL_* variables
  * and hands it down; nothing below reads the environment.
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/load.js';
 import { DomainError } from '../domain/errors.js';
 import { exitOnSignals, serve } from '../main.js';
+import { MAX_EVENTS_PER_BATCH } from '../ingest/event.schemas.js';
 import { VIGIL_VERSION } from '../version.js';
+import { runSimulate, type SimulateCommandOptions } from './simulate.js';
 import { addUser, printToken } from './users.js';
 
 const program = new Command('vigil')
@@ -66,6 +68,46 @@ user
       readPassword: options.passwordStdin ?? false,
     });
   });
+
+program
+  .command('simulate')
+  .description(
+    'Run simulated sensors against a server: each registers with the group\'s install code, checks in, ' +
+      'uploads binaries and streams realistic events until its process budget or the duration is spent. ' +
+      'Prints a summary; exits 1 unless every event was acknowledged.',
+  )
+  .requiredOption('--server <url>', 'the server, e.g. https://127.0.0.1:8443')
+  .requiredOption('--token <token>', 'API token of an administrator of the group (reads its install code)')
+  .option('--sensors <n>', 'number of simulated sensors', integerOption('--sensors', 1), 1)
+  .option('--processes <m>', 'processes each sensor starts before it stops (default 100 unless --duration)', integerOption('--processes', 1))
+  .option('--duration <s>', 'stop after this many seconds', numberOption('--duration'))
+  .option('--seed <k>', 'the same seed gives the same hosts, events and binaries (default random, printed)')
+  .option('--rate <eps>', 'events per second across all sensors (default unlimited)', numberOption('--rate'))
+  .option('--group <id>', 'sensor group to join', integerOption('--group', 1), 1)
+  .option('--batch-size <b>', `most events per upload (1-${MAX_EVENTS_PER_BATCH})`, integerOption('--batch-size', 1, MAX_EVENTS_PER_BATCH), 2000)
+  .option('--checkin-interval <s>', 'seconds between check-ins', numberOption('--checkin-interval'), 5)
+  .option('--ca <file>', 'verify the server certificate against this PEM (default: not verified, as it is self-signed)')
+  .option('--no-gzip', 'send event batches uncompressed')
+  .option('--json', 'print the summary as JSON')
+  .action(async (options: SimulateCommandOptions) => {
+    await runSimulate(options);
+  });
+
+function integerOption(flag: string, min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${flag} must be an integer from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+function numberOption(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${flag} must be a positive number.`);
+    return n;
+  };
+}
 
 function parsePort(value: string): number {
   const port = Number(value);

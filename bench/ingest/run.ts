@@ -1,0 +1,63 @@
+/**
+ * bench/ingest: end-to-end events/s from `vigil simulate` over HTTPS into `vigil serve` on the
+ * embedded store (every search index maintained), with the server's peak RSS sampled each second.
+ *
+ *   npm run build && node --import tsx bench/ingest/run.ts [--sensors 16] [--duration 300] [--batch-size 2000]
+ *
+ * Prints one JSON line: events/s, p50/p99 batch acknowledgement latency, peak server RSS.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/vigil.js', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    sensors: { type: 'string', default: '16' },
+    duration: { type: 'string', default: '300' },
+    'batch-size': { type: 'string', default: '2000' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+
+function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-ingest-'));
+const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+try {
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(https:\/\/[^"]+)".*Vigil is listening/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    server.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
+  });
+  const token = spawnSync(process.execPath, [BIN, 'token', 'admin', '--data-dir', dataDir], { encoding: 'utf8' }).stdout.trim();
+
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(server.pid!))), 1000);
+  // Spawned asynchronously, so the RSS sampler keeps running while the simulator works.
+  const simulator = spawn(process.execPath, [
+    BIN, 'simulate', '--server', url, '--token', token, '--sensors', values.sensors!, '--duration', values.duration!,
+    '--batch-size', values['batch-size']!, '--seed', values.seed!, '--json',
+  ], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let report = '';
+  simulator.stdout.on('data', (chunk: Buffer) => (report += chunk.toString()));
+  const status = await new Promise<number | null>((resolve) => simulator.on('exit', resolve));
+  clearInterval(sampler);
+  if (status !== 0) throw new Error(`simulator exited with ${status}`);
+  const summary = JSON.parse(report.trim().split('\n').at(-1)!);
+  console.log(JSON.stringify({ ...summary, server_peak_rss_mb: Math.round(peakRss / 1024 / 1024) }));
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.on('exit', resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+}

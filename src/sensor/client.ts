@@ -1,0 +1,215 @@
+/**
+ * The sensor side of the Vigil sensor protocol (docs/sensor-protocol.md) over HTTPS, or plain HTTP
+ * when the server URL says so. One client speaks for one sensor; clients may share an Agent.
+ *
+ * Event batches are the protocol's one delivery guarantee: a batch is retried, with the same
+ * sequence and the same bytes, on network errors and 5xx until the server acknowledges it, and a
+ * client never has two batches in flight.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { SensorEvent } from '../ingest/event.schemas.js';
+import type {
+  BinaryMetadata, CheckinBody, CheckinReply, EventsReply, RegisterBody, RegisterReply,
+} from '../modules/sensors/sensor-protocol.schemas.js';
+
+const gzipAsync = promisify(gzip);
+
+export interface RetryPolicy {
+  /** First wait after a failure; it doubles up to maxDelayMs. */
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** Stop retrying (and throw) once failures have lasted this long. */
+  giveUpAfterMs: number;
+}
+
+export interface SensorClientOptions {
+  /** Base URL of the server, `https://host:port` (or `http://` behind a TLS-terminating proxy). */
+  server: string;
+  /** Share one keep-alive Agent among many clients; by default each client makes its own. */
+  agent?: HttpAgent | undefined;
+  /** Verify the server's certificate. Default: only when `ca` is given, as Vigil serves a self-signed one. */
+  rejectUnauthorized?: boolean | undefined;
+  /** PEM of the CA (or the self-signed certificate) to verify the server against. */
+  ca?: string | undefined;
+  /** Gzip event batches (level 1). Default true. */
+  gzip?: boolean | undefined;
+  retry?: Partial<RetryPolicy> | undefined;
+  /** Milliseconds to wait for a reply before treating the attempt as a network error. */
+  timeoutMs?: number | undefined;
+}
+
+export interface SensorCredentials {
+  sensorId: number;
+  secret: string;
+}
+
+/** A request the server refused (status ≥ 400) or that never got a reply (status 0: network error, timeout, given up). */
+export class SensorRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SensorRequestError';
+  }
+}
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5_000, giveUpAfterMs: 120_000 };
+
+/** A keep-alive Agent for the server's scheme, with the TLS options given. */
+export function createAgent(server: string, tls: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } = {}): HttpAgent {
+  if (new URL(server).protocol === 'http:') return new HttpAgent({ keepAlive: true });
+  return new HttpsAgent({ keepAlive: true, rejectUnauthorized: tls.rejectUnauthorized ?? tls.ca !== undefined, ca: tls.ca });
+}
+
+/** The install code of a sensor group, read by an administrator of the group with an API token. */
+export async function fetchInstallCode(
+  options: Pick<SensorClientOptions, 'server' | 'agent' | 'rejectUnauthorized' | 'ca'>,
+  apiToken: string,
+  groupId: number,
+): Promise<string> {
+  const client = new SensorClient(options);
+  const reply = await client.call('GET', `/api/v1/group/${groupId}/install_code`, { 'X-Auth-Token': apiToken });
+  return (reply as { install_code: string }).install_code;
+}
+
+export class SensorClient {
+  credentials: SensorCredentials | undefined;
+  /** Attempts beyond the first, across every call of this client. */
+  retries = 0;
+
+  private readonly base: URL;
+  private readonly agent: HttpAgent;
+  private readonly send: typeof httpRequest;
+  private readonly retry: RetryPolicy;
+  private readonly gzip: boolean;
+  private readonly timeoutMs: number;
+  private batchInFlight: Promise<unknown> = Promise.resolve();
+
+  constructor(options: SensorClientOptions) {
+    this.base = new URL(options.server);
+    if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:') throw new Error(`server must be an https:// or http:// URL, not ${options.server}`);
+    this.agent = options.agent ?? createAgent(options.server, options);
+    this.send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.gzip = options.gzip ?? true;
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+  }
+
+  /** Registers a new sensor with the group's install code; later calls authenticate as it. */
+  async register(installCode: string, facts: Omit<RegisterBody, 'install_code'>): Promise<RegisterReply> {
+    const reply = (await this.call('POST', '/sensor/v1/register', {}, json({ ...facts, install_code: installCode }))) as RegisterReply;
+    this.credentials = { sensorId: reply.sensor_id, secret: reply.sensor_secret };
+    return reply;
+  }
+
+  /** One check-in; not retried here, as the next one repeats it. */
+  async checkin(body: CheckinBody): Promise<CheckinReply> {
+    return (await this.call('POST', '/sensor/v1/checkin', this.auth(), json(body))) as CheckinReply;
+  }
+
+  /**
+   * Uploads one batch and resolves with the server's acknowledgement, retrying the same bytes
+   * until it comes. Calls queue behind the batch in flight, so sequences arrive in call order.
+   */
+  uploadEvents(sequence: number, events: readonly SensorEvent[]): Promise<EventsReply> {
+    const upload = this.batchInFlight.then(() => this.sendBatch(sequence, events));
+    this.batchInFlight = upload.catch(() => undefined);
+    return upload;
+  }
+
+  /** Stores a binary's content with its metadata (retried: storing twice is harmless). */
+  async uploadBinary(metadata: BinaryMetadata, content: Buffer): Promise<{ md5: string; stored: boolean }> {
+    const body = json({ metadata, content: content.toString('base64') });
+    return (await this.withRetry('POST', '/sensor/v1/binaries', this.auth(), body)) as { md5: string; stored: boolean };
+  }
+
+  private async sendBatch(sequence: number, events: readonly SensorEvent[]): Promise<EventsReply> {
+    const text = Buffer.from(JSON.stringify({ sequence, events }));
+    const headers = this.auth();
+    if (!this.gzip) return (await this.withRetry('POST', '/sensor/v1/events', headers, text)) as EventsReply;
+    headers['content-encoding'] = 'gzip';
+    return (await this.withRetry('POST', '/sensor/v1/events', headers, await gzipAsync(text, { level: 1 }))) as EventsReply;
+  }
+
+  private async withRetry(method: string, path: string, headers: Record<string, string>, body: Buffer): Promise<unknown> {
+    let delay = this.retry.initialDelayMs;
+    let failingSince: number | undefined;
+    for (;;) {
+      try {
+        return await this.call(method, path, headers, body);
+      } catch (error) {
+        if (!(error instanceof SensorRequestError) || !isTransient(error.status)) throw error;
+        failingSince ??= Date.now();
+        if (Date.now() - failingSince >= this.retry.giveUpAfterMs) {
+          throw new SensorRequestError(0, 'unreachable', `${method} ${path}: gave up after ${this.retry.giveUpAfterMs} ms: ${(error as Error).message}`);
+        }
+        await sleep(delay / 2 + Math.random() * delay);
+        delay = Math.min(delay * 2, this.retry.maxDelayMs);
+        this.retries++;
+      }
+    }
+  }
+
+  /** One request, not retried: resolves with the parsed JSON reply of a 2xx, throws SensorRequestError otherwise. */
+  async call(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<unknown> {
+    const reply = await this.exchange(method, path, headers, body).catch((error: NodeJS.ErrnoException) => {
+      throw new SensorRequestError(0, error.code ?? 'network_error', `${method} ${new URL(path, this.base).href}: ${error.message}`);
+    });
+    if (reply.status >= 200 && reply.status < 300) return reply.body === '' ? undefined : JSON.parse(reply.body);
+    const reason = reasonOf(reply);
+    throw new SensorRequestError(reply.status, reason, `${method} ${path}: ${reply.status} ${reason}`);
+  }
+
+  private exchange(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      const request = this.send(new URL(path, this.base), {
+        method, agent: this.agent, timeout: this.timeoutMs,
+        headers: body ? { 'content-type': 'application/json', ...headers, 'content-length': String(body.length) } : headers,
+      }, (response: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      });
+      request.on('timeout', () => request.destroy(new Error(`no reply within ${this.timeoutMs} ms`)));
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+
+  private auth(): Record<string, string> {
+    if (!this.credentials) throw new Error('the sensor is not registered');
+    return { authorization: `Sensor ${this.credentials.sensorId}:${this.credentials.secret}` };
+  }
+}
+
+/** Network errors (status 0), overload and server errors may pass; other refusals will not. */
+function isTransient(status: number): boolean {
+  return status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
+function json(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value));
+}
+
+/** The `reason` of a JSON error body; the status text for Werkzeug-style HTML pages. */
+function reasonOf(reply: Reply): string {
+  try {
+    const parsed = JSON.parse(reply.body) as { reason?: unknown };
+    if (typeof parsed.reason === 'string') return parsed.reason;
+  } catch {
+    // not JSON: fall through to the title
+  }
+  return /<title>([^<]*)<\/title>/.exec(reply.body)?.[1] ?? (reply.body.slice(0, 200) || 'no body');
+}

@@ -1,0 +1,251 @@
+/**
+ * `vigil simulate`: a fleet of simulated endpoints against a real server. Every sensor registers
+ * with the group's install code, checks in on its own timer (acknowledging instructions and
+ * honouring isolation), uploads the binaries its events reference, and streams its events in
+ * numbered batches, one in flight at a time, until its process budget or the duration is spent.
+ * The run ends when every batch sent has been answered.
+ */
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SensorEvent } from '../ingest/event.schemas.js';
+import { BinaryCatalog, type Binary } from './binaries.js';
+import { Checkins } from './checkins.js';
+import { SensorClient, createAgent, fetchInstallCode } from './client.js';
+import { Endpoint } from './endpoint.js';
+
+export interface SimulationOptions {
+  server: string;
+  /** An API token of an administrator of the group, to read its install code. */
+  token: string;
+  sensors: number;
+  /** Processes each sensor starts (boot tree included) before it stops. */
+  processes?: number | undefined;
+  /** Seconds of streaming after which sensors stop. With neither limit, only `signal` stops the run. */
+  durationS?: number | undefined;
+  seed: string;
+  /** Events per second across all sensors; unlimited when absent. */
+  rate?: number | undefined;
+  groupId?: number | undefined;
+  batchSize?: number | undefined;
+  checkinIntervalS?: number | undefined;
+  rejectUnauthorized?: boolean | undefined;
+  ca?: string | undefined;
+  gzip?: boolean | undefined;
+  /** Called about twice a second while events stream. */
+  onProgress?: ((progress: SimulationProgress) => void) | undefined;
+  /** Aborting stops generation; batches in flight are still seen through. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface SimulationProgress {
+  elapsed_s: number;
+  sensors_online: number;
+  events_sent: number;
+  events_acknowledged: number;
+  events_per_s: number;
+}
+
+export interface SimulationSummary {
+  seed: string;
+  sensors: number;
+  events_sent: number;
+  /** Events in batches the server answered (including batches it answered as duplicates). */
+  events_acknowledged: number;
+  events_accepted: number;
+  events_filtered: number;
+  rejected: number;
+  batches: number;
+  /** Batches answered `duplicate: true`: retries of a batch whose first answer was lost. */
+  duplicates: number;
+  /** Requests sent again after a network error or a 5xx. */
+  retries: number;
+  /** Check-ins lost to network errors or 5xx; refused ones are errors. */
+  checkin_failures: number;
+  binaries: number;
+  /** From the end of registration to the last acknowledgement. */
+  elapsed_s: number;
+  events_per_s: number;
+  ack_latency_p50_ms: number;
+  ack_latency_p99_ms: number;
+  /** What went wrong, the first few of each run; a run with errors is not ok. */
+  errors: string[];
+  /** Every event sent was acknowledged and accepted or filtered, and nothing failed. */
+  ok: boolean;
+}
+
+const BINARY_UPLOADS_IN_PARALLEL = 4;
+const ERRORS_KEPT = 50;
+
+interface Totals {
+  sent: number;
+  acknowledged: number;
+  accepted: number;
+  filtered: number;
+  rejected: number;
+  batches: number;
+  duplicates: number;
+  binaries: number;
+  latencies: number[];
+  errors: string[];
+  errorCount: number;
+}
+
+function noteError(totals: Totals, message: string): void {
+  totals.errorCount++;
+  if (totals.errors.length < ERRORS_KEPT) totals.errors.push(message);
+}
+
+export async function simulate(options: SimulationOptions): Promise<SimulationSummary> {
+  const batchCap = options.batchSize ?? 2000;
+  // Under a rate limit, batches shrink so that each sensor still sends about one a second.
+  const batchSize = options.rate ? Math.max(1, Math.min(batchCap, Math.ceil(options.rate / options.sensors))) : batchCap;
+  const agent = createAgent(options.server, options);
+  const connection = { server: options.server, agent, gzip: options.gzip };
+  const totals: Totals = { sent: 0, acknowledged: 0, accepted: 0, filtered: 0, rejected: 0, batches: 0, duplicates: 0, binaries: 0, latencies: [], errors: [], errorCount: 0 };
+  const clients: SensorClient[] = [];
+  const checkins: Checkins[] = [];
+  try {
+    const installCode = await fetchInstallCode(connection, options.token, options.groupId ?? 1);
+    const binaries = new BinaryCatalog(options.seed);
+    const startMs = Date.now();
+    const endpoints = Array.from({ length: options.sensors }, (_, index) =>
+      new Endpoint({ seed: options.seed, index, startMs, processes: options.processes, binaries }));
+    for (const endpoint of endpoints) {
+      const client = new SensorClient(connection);
+      await client.register(installCode, endpoint.facts);
+      clients.push(client);
+      checkins.push(new Checkins(client, endpoint, (options.checkinIntervalS ?? 5) * 1000, (error) => noteError(totals, `${endpoint.hostname}: check-in: ${error.message}`)));
+    }
+
+    const started = performance.now();
+    const deadline = options.durationS === undefined ? Infinity : started + options.durationS * 1000;
+    const stopping = () => options.signal?.aborted === true || performance.now() >= deadline;
+    const pacer = options.rate ? new Pacer(options.rate) : undefined;
+    const progress = options.onProgress && setInterval(() => options.onProgress!(progressOf(totals, checkins, started)), 500);
+    try {
+      await Promise.all(endpoints.map((endpoint, i) => stream(endpoint, clients[i]!, { batchSize, stopping, pacer, totals })));
+    } finally {
+      clearInterval(progress);
+    }
+    const elapsed = (performance.now() - started) / 1000;
+    return summarize(options, totals, clients, checkins, elapsed);
+  } finally {
+    await Promise.all(checkins.map((c) => c.stop()));
+    agent.destroy();
+  }
+}
+
+interface StreamContext {
+  batchSize: number;
+  stopping: () => boolean;
+  pacer: Pacer | undefined;
+  totals: Totals;
+}
+
+/** One sensor's event stream; the next batch is generated before the previous one's answer is awaited. */
+async function stream(endpoint: Endpoint, client: SensorClient, { batchSize, stopping, pacer, totals }: StreamContext): Promise<void> {
+  const next = (): { events: SensorEvent[]; binaries: Binary[] } | undefined => {
+    if (stopping()) return undefined;
+    endpoint.syncClock(Date.now());
+    const events = endpoint.take(batchSize);
+    return events.length ? { events, binaries: endpoint.takeBinaries() } : undefined;
+  };
+  let sequence = 0;
+  let batch = next();
+  while (batch) {
+    if (!(await uploadBinaries(endpoint, client, batch.binaries, totals))) return;
+    await pacer?.take(batch.events.length);
+    const { events } = batch;
+    const seq = ++sequence;
+    totals.sent += events.length;
+    totals.batches++;
+    const sentAt = performance.now();
+    const acknowledged = client.uploadEvents(seq, events).then(
+      (reply) => {
+        totals.latencies.push(performance.now() - sentAt);
+        totals.acknowledged += events.length;
+        totals.accepted += reply.accepted;
+        totals.filtered += reply.filtered;
+        totals.rejected += reply.rejected.length;
+        if (reply.duplicate) totals.duplicates++;
+        for (const rejection of reply.rejected.slice(0, 3)) {
+          noteError(totals, `${endpoint.hostname}: batch ${seq} event ${rejection.index} rejected: ${rejection.reason} ${rejection.detail}`);
+        }
+        return true;
+      },
+      (error: Error) => {
+        noteError(totals, `${endpoint.hostname}: batch ${seq}: ${error.message}`);
+        return false;
+      },
+    );
+    batch = next();
+    if (!(await acknowledged)) return;
+  }
+}
+
+async function uploadBinaries(endpoint: Endpoint, client: SensorClient, binaries: Binary[], totals: Totals): Promise<boolean> {
+  for (let i = 0; i < binaries.length; i += BINARY_UPLOADS_IN_PARALLEL) {
+    try {
+      await Promise.all(binaries.slice(i, i + BINARY_UPLOADS_IN_PARALLEL).map((b) => client.uploadBinary(b.metadata, b.content)));
+    } catch (error) {
+      noteError(totals, `${endpoint.hostname}: binary upload: ${(error as Error).message}`);
+      return false;
+    }
+    totals.binaries += Math.min(BINARY_UPLOADS_IN_PARALLEL, binaries.length - i);
+  }
+  return true;
+}
+
+/** Spaces batches so that the whole fleet sends `rate` events a second on average. */
+class Pacer {
+  private nextAt = performance.now();
+
+  constructor(private readonly rate: number) {}
+
+  async take(events: number): Promise<void> {
+    const now = performance.now();
+    const at = Math.max(now, this.nextAt);
+    this.nextAt = at + (events * 1000) / this.rate;
+    if (at > now) await sleep(at - now);
+  }
+}
+
+function progressOf(totals: Totals, checkins: Checkins[], started: number): SimulationProgress {
+  const elapsed = (performance.now() - started) / 1000;
+  return {
+    elapsed_s: round(elapsed),
+    sensors_online: checkins.filter((c) => c.online).length,
+    events_sent: totals.sent,
+    events_acknowledged: totals.acknowledged,
+    events_per_s: elapsed > 0 ? Math.round(totals.acknowledged / elapsed) : 0,
+  };
+}
+
+function summarize(options: SimulationOptions, totals: Totals, clients: SensorClient[], checkins: Checkins[], elapsed: number): SimulationSummary {
+  const latencies = totals.latencies.sort((a, b) => a - b);
+  const percentile = (p: number) => (latencies.length ? round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!) : 0);
+  return {
+    seed: options.seed,
+    sensors: clients.length,
+    events_sent: totals.sent,
+    events_acknowledged: totals.acknowledged,
+    events_accepted: totals.accepted,
+    events_filtered: totals.filtered,
+    rejected: totals.rejected,
+    batches: totals.batches,
+    duplicates: totals.duplicates,
+    retries: clients.reduce((sum, client) => sum + client.retries, 0),
+    checkin_failures: checkins.reduce((sum, c) => sum + c.failures, 0),
+    binaries: totals.binaries,
+    elapsed_s: round(elapsed),
+    events_per_s: elapsed > 0 ? Math.round(totals.acknowledged / elapsed) : 0,
+    ack_latency_p50_ms: percentile(50),
+    ack_latency_p99_ms: percentile(99),
+    errors: totals.errorCount > totals.errors.length ? [...totals.errors, `… and ${totals.errorCount - totals.errors.length} more`] : totals.errors,
+    ok: totals.errorCount === 0 && totals.acknowledged === totals.sent && totals.rejected === 0,
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}

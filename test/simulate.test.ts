@@ -1,0 +1,157 @@
+/**
+ * The simulator against the real server: a Vigil app listening on plain HTTP, three simulated
+ * sensors, and the server's own ingest counters as the judge of what arrived.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { SqliteDatabase } from '../src/db/dialects/sqlite.js';
+import { SQLITE_FILE } from '../src/db/open.js';
+import { SqlSensorsStore } from '../src/modules/sensors/sensors.store.js';
+import { Endpoint } from '../src/sensor/endpoint.js';
+import { simulate, type SimulationOptions } from '../src/sensor/simulator.js';
+import { as, startTestApp, type TestApp } from './support/app.js';
+
+type Counters = Record<string, number>;
+
+const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(20)) {
+    const value = await probe();
+    if (value !== undefined) return value;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** `vigil simulate …` in a child process (asynchronously: the server answering it runs in this one). */
+function vigilSimulate(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'simulate', ...args]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+describe('vigil simulate against a real server', () => {
+  let test: TestApp;
+  let server: string;
+
+  before(async () => {
+    test = await startTestApp();
+    await test.app.listen({ port: 0, host: '127.0.0.1' });
+    server = `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}`;
+  });
+  after(() => test.close());
+
+  const options = (overrides: Partial<SimulationOptions> = {}): SimulationOptions => ({
+    server, token: test.adminToken, sensors: 3, processes: 40, seed: 'e2e', batchSize: 500, ...overrides,
+  });
+
+  async function stats(): Promise<Counters> {
+    const reply = await test.app.inject({ url: '/api/v1/ingest/stats', headers: as(test.adminToken) });
+    assert.equal(reply.statusCode, 200, reply.body);
+    return reply.json<Counters>();
+  }
+
+  it('registers every sensor, and every event it sends is acknowledged and counted by the server once', async () => {
+    const before = await stats();
+    const summary = await simulate(options());
+
+    assert.deepEqual(summary.errors, []);
+    assert.equal(summary.ok, true);
+    assert.equal(summary.sensors, 3);
+    assert.ok(summary.events_sent > 3 * 40, `${summary.events_sent} events for 120 processes`);
+    assert.equal(summary.events_acknowledged, summary.events_sent);
+    assert.equal(summary.events_accepted, summary.events_sent);
+    assert.equal(summary.rejected, 0);
+    assert.equal(summary.duplicates, 0);
+    assert.ok(summary.binaries > 0);
+
+    const after = await stats();
+    assert.equal((after.events_accepted ?? 0) - (before.events_accepted ?? 0), summary.events_sent);
+    assert.equal((after.batches_accepted ?? 0) - (before.batches_accepted ?? 0), summary.batches);
+  });
+
+  it('retries a batch whose answer was lost and the server stores it once', async () => {
+    // The first events upload is committed but its answer never leaves: the socket is cut instead.
+    const [handler] = test.app.server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+    let cut = false;
+    test.app.server.removeAllListeners('request');
+    test.app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (!cut && req.url === '/sensor/v1/events') {
+        cut = true;
+        res.writeHead = () => res;
+        res.end = () => (req.socket.destroy(), res);
+      }
+      handler!(req, res);
+    });
+    try {
+      const before = await stats();
+      const summary = await simulate(options({ sensors: 1, seed: 'lost-answer' }));
+
+      assert.equal(cut, true);
+      assert.deepEqual(summary.errors, []);
+      assert.equal(summary.events_acknowledged, summary.events_sent);
+      assert.ok(summary.retries >= 1);
+      assert.equal(summary.duplicates, 1);
+      const after = await stats();
+      assert.equal((after.events_accepted ?? 0) - (before.events_accepted ?? 0), summary.events_sent);
+      assert.equal((after.batches_duplicate ?? 0) - (before.batches_duplicate ?? 0), 1);
+    } finally {
+      test.app.server.removeAllListeners('request');
+      test.app.server.on('request', handler!);
+    }
+  });
+
+  it('applies isolate and unisolate instructions, acknowledges them, and reports its isolation', async () => {
+    // Nothing in the API queues instructions yet (isolation will); the store can.
+    const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
+    after(() => db.close());
+    const store = new SqlSensorsStore(db);
+    const name = new Endpoint({ seed: 'isolation', index: 0, startMs: 0 }).facts.computer_name;
+    const running = simulate(options({ sensors: 1, seed: 'isolation', processes: undefined, durationS: 4, rate: 1000, checkinIntervalS: 0.1 }));
+
+    const id = await eventually('the sensor to register', async () => {
+      for (let candidate = 1; candidate < 100; candidate++) {
+        if ((await store.get(candidate))?.computerName === name) return candidate;
+      }
+      return undefined;
+    });
+    await store.enqueueInstruction(id, 'isolate', undefined, Date.now());
+    await eventually('isolation', async () => ((await store.get(id))!.isIsolating ? true : undefined));
+    await store.enqueueInstruction(id, 'live_response', { session_id: 1, command_id: 1, name: 'process list' }, Date.now());
+    await store.enqueueInstruction(id, 'unisolate', undefined, Date.now());
+    await eventually('the end of isolation', async () => ((await store.get(id))!.isIsolating ? undefined : true));
+
+    const summary = await running;
+    assert.deepEqual(summary.errors, []);
+    assert.equal(summary.events_acknowledged, summary.events_sent);
+    assert.deepEqual(await store.pendingInstructions(id, Date.now()), [], 'every instruction was acknowledged');
+  });
+
+  it('fails before sending anything when the API token is wrong', async () => {
+    await assert.rejects(simulate(options({ token: '0'.repeat(40) })), /install_code: 401/);
+  });
+
+  it('runs as `vigil simulate`, printing the summary as one JSON line and exiting 0 when all was acknowledged', async () => {
+    const run = await vigilSimulate(['--server', server, '--token', test.adminToken, '--sensors', '2', '--processes', '25', '--seed', 'cli', '--json']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim().split('\n').length, 1);
+    const summary = JSON.parse(run.stdout) as { ok: boolean; sensors: number; seed: string; events_sent: number; events_acknowledged: number };
+    assert.equal(summary.ok, true);
+    assert.equal(summary.sensors, 2);
+    assert.equal(summary.seed, 'cli');
+    assert.equal(summary.events_acknowledged, summary.events_sent);
+
+    const refused = await vigilSimulate(['--server', server, '--token', '0'.repeat(40)]);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /^vigil: GET .*\/api\/v1\/group\/1\/install_code: 401/m);
+  });
+});
