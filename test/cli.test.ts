@@ -75,7 +75,7 @@ describe('vigil command', () => {
   it('explains every command in --help', () => {
     const help = vigil(['--help']);
     assert.equal(help.status, 0);
-    for (const command of ['serve', 'token', 'user']) assert.match(help.stdout, new RegExp(`\\b${command}\\b`));
+    for (const command of ['serve', 'token', 'user', 'simulate']) assert.match(help.stdout, new RegExp(`\\b${command}\\b`));
     const serveHelp = vigil(['serve', '--help']).stdout;
     for (const flag of ['--data-dir', '--host', '--port', '--http']) assert.ok(serveHelp.includes(flag), flag);
     assert.match(vigil(['user', 'add', '--help']).stdout, /--global-admin[\s\S]*--password-stdin/);

@@ -201,11 +201,12 @@ export const DESTINATIONS: Readonly<Record<string, readonly Destination[]>> = {
   'inbound-app': [{ ip: '10.2.0.5', port: 3000, inbound: true }],
 };
 
-/** Carbon Black's filemod file type codes (reference core §4.6). */
-export const FileType = { unknown: 0, pe: 1, elf: 2, machO: 3, officeLegacy: 16, officeXml: 17, pdf: 48, zip: 64, tar: 68 } as const;
-
-/** `[path template, file type]`; executables written get a hash on their last write. */
-export const FILES: Readonly<Record<string, Weighted<string>>> = {
+/**
+ * `[path template, file type]`, the type in Carbon Black's filemod codes: 0 unknown, 1 PE, 2 ELF,
+ * 3 Mach-O, 16 legacy Office, 17 Office Open XML, 48 PDF, 64 zip, 68 tar. Executables written get a
+ * hash on their last write.
+ */
+export const FILES: Readonly<Record<string, readonly (readonly [path: string, fileType: number])[]>> = {
   'system-files': [['c:\\windows\\system32\\config\\software.log1', 0], ['c:\\windows\\system32\\logfiles\\wmi\\rtbackup\\etwrteventlog-system.etl', 0], ['c:\\$logfile', 0]],
   prefetch: [['c:\\windows\\prefetch\\chrome.exe-{hex}.pf', 0], ['c:\\windows\\prefetch\\cmd.exe-{hex}.pf', 0], ['c:\\windows\\prefetch\\powershell.exe-{hex}.pf', 0]],
   'chrome-cache': [
