@@ -4,14 +4,14 @@
  */
 import { join } from 'node:path';
 import type { Config } from './config/schema.js';
-import { openDatabase } from './db/open.js';
+import { openDatabase, SQLITE_FILE } from './db/open.js';
 import { BatchWriter } from './ingest/batch-writer.js';
 import { FilterGate } from './ingest/ingress-gate.js';
 import { IngestPipeline } from './ingest/pipeline.js';
 import { BinaryContentStore } from './modules/binaries/binary-content.js';
 import { BinariesService } from './modules/binaries/binaries.service.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
-import { SqliteEventStore } from './modules/processes/event-store.sqlite.js';
+import { ThreadedEventStore } from './modules/processes/event-store.threaded.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
@@ -56,10 +56,9 @@ export async function createContainer(config: Config): Promise<Container> {
   const groupsStore = new SqlGroupsStore(db);
   const ingressFilters = new IngressFiltersService(new SqlIngressFiltersStore(db), new IngressHitRates());
   const gate = new FilterGate();
-  const eventStore = new SqliteEventStore(
-    db,
+  const eventStore = new ThreadedEventStore(
+    join(config.dataDir, SQLITE_FILE),
     { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 },
-    gate,
   );
   const ingest = new IngestPipeline(
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
@@ -85,6 +84,7 @@ export async function createContainer(config: Config): Promise<Container> {
     services,
     async close() {
       await ingest.flush();
+      await eventStore.close();
       await db.close();
     },
   };

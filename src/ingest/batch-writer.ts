@@ -8,6 +8,7 @@ import type { EventStore, IngestBatch, IngestOutcome } from '../modules/processe
 
 interface Pending {
   batch: IngestBatch;
+  events: number;
   resolve: (outcome: IngestOutcome) => void;
   reject: (error: unknown) => void;
 }
@@ -24,7 +25,8 @@ export class BatchWriter {
 
   write(batch: IngestBatch): Promise<IngestOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ batch, resolve, reject });
+      const events = batch.processes.reduce((sum, process) => sum + process.events.length, 0);
+      this.queue.push({ batch, events, resolve, reject });
       this.running ??= this.drain();
     });
   }
@@ -52,8 +54,8 @@ export class BatchWriter {
   private takeGroup(): Pending[] {
     let events = 0;
     let count = 0;
-    while (count < this.queue.length && (count === 0 || events + this.queue[count]!.batch.events.length <= this.maxEventsPerCommit)) {
-      events += this.queue[count]!.batch.events.length;
+    while (count < this.queue.length && (count === 0 || events + this.queue[count]!.events <= this.maxEventsPerCommit)) {
+      events += this.queue[count]!.events;
       count++;
     }
     return this.queue.splice(0, count);

@@ -77,7 +77,10 @@ describe('event ingestion', () => {
     assert.equal(first.last_update_ms, T0 + 4);
     assert.equal(second.last_update_ms, T0 + 10);
 
-    const terms = db.prepare('SELECT term FROM event_terms WHERE segment_row IN (?, ?) ORDER BY term').all(first.id, second.id).map((r) => (r as { term: string }).term);
+    const terms = db.prepare(
+      `SELECT t.field || ':' || t.value AS term FROM event_postings p JOIN event_terms t ON t.id = p.term_id
+       WHERE p.segment_row IN (?, ?) ORDER BY term`,
+    ).all(first.id, second.id).map((r) => (r as { term: string }).term);
     for (const term of [
       'domain:example.com', 'ipaddr:93.184.216.34', 'ipport:443', 'filemod:c:\\temp\\out.txt',
       'regmod:\\registry\\machine\\system\\currentcontrolset\\services\\x', 'modload:c:\\windows\\system32\\ntdll.dll',

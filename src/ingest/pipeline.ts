@@ -1,6 +1,7 @@
 /**
- * An event upload, start to finish: decode → validate → normalize → (ingress filter, segment,
- * store: in the event store's transaction) → the acknowledgement, sent only after the commit.
+ * An event upload, start to finish: decode → validate → normalize → ingress filter and prepare
+ * (prepare.ts) → segment and store (the event store's transaction, on the writer) → the
+ * acknowledgement, sent only after the commit.
  */
 import type { EventsReply } from '../modules/sensors/sensor-protocol.schemas.js';
 import type { SensorIdentity } from '../modules/sensors/sensors.service.js';
@@ -10,6 +11,7 @@ import { decodeBatch } from './decode.js';
 import type { CompiledIngressFilter } from './ingress-filter.js';
 import type { ProcessCounts } from './ingress-filter-metrics.js';
 import type { FilterGate } from './ingress-gate.js';
+import { EventPreparer } from './prepare.js';
 import { normalizeEvent } from './normalize.js';
 import { IngestRejection, counter, type BatchRejectionReason } from './rejection.js';
 import { validateEvents } from './validate.js';
@@ -23,13 +25,17 @@ export interface IngressFilterSource {
 }
 
 export class IngestPipeline {
+  private readonly preparer: EventPreparer;
+
   constructor(
     private readonly writer: BatchWriter,
     private readonly store: EventStore,
     private readonly gate: FilterGate,
     private readonly filters: IngressFilterSource,
     private readonly maxDecodedBytes: number,
-  ) {}
+  ) {
+    this.preparer = new EventPreparer(gate);
+  }
 
   async upload(sensor: SensorIdentity, raw: Buffer, contentEncoding: string | undefined): Promise<EventsReply> {
     let batch;
@@ -46,8 +52,12 @@ export class IngestPipeline {
       counters.set(name, (counters.get(name) ?? 0) + 1);
     }
     this.gate.use(await this.filters.compiled());
-    const outcome = await this.writer.write({ sensor, sequence: batch.sequence, events: valid.map(normalizeEvent), counters });
+    const prepared = this.preparer.prepare(
+      { sensorId: sensor.id, groupId: sensor.groupId, osType: sensor.osType },
+      valid.map(normalizeEvent),
+    );
     this.filters.recordProcessCounts(this.gate.takeCounts());
+    const outcome = await this.writer.write({ sensor, sequence: batch.sequence, ...prepared, counters });
     return {
       sequence: batch.sequence,
       duplicate: outcome.duplicate,

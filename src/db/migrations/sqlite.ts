@@ -235,4 +235,26 @@ export const sqliteMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'event term dictionary and integer postings',
+    sql: `
+      -- Event values (field, value) once each; the postings refer to them by id. Wildcard and
+      -- sub-path searches match against the values of one field here, then read the postings.
+      DROP TABLE event_terms;
+      CREATE TABLE event_terms (
+        id INTEGER PRIMARY KEY,
+        field TEXT NOT NULL,
+        value TEXT NOT NULL,
+        UNIQUE (field, value)
+      );
+      -- Which segments hold an event with the term: small integer keys, so that the writer's
+      -- inserts stay cheap and the B-tree stays dense.
+      CREATE TABLE event_postings (
+        term_id INTEGER NOT NULL,
+        segment_row INTEGER NOT NULL,
+        PRIMARY KEY (term_id, segment_row)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -13,13 +13,21 @@ import { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { migrate } from '../../db/migrate.js';
 import { sqliteMigrations } from '../../db/migrations/sqlite.js';
 import { FilterGate } from '../../ingest/ingress-gate.js';
+import { EventPreparer } from '../../ingest/prepare.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import type { SensorIdentity } from '../sensors/sensors.service.js';
 import { SqlSensorsStore } from '../sensors/sensors.store.js';
+import type { IngestBatch } from './event-store.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 
 const SENSOR: SensorIdentity = { id: 1, groupId: 1, hostname: 'host', hostType: 'server', osType: 'linux' };
 const T0 = 1_763_000_000_000;
+
+/** A batch as the pipeline hands it to the store. */
+function batch(sequence: number, events: readonly SensorEvent[]): IngestBatch {
+  const prepared = new EventPreparer(new FilterGate()).prepare({ sensorId: SENSOR.id, groupId: SENSOR.groupId, osType: SENSOR.osType }, events);
+  return { sensor: SENSOR, sequence, ...prepared, counters: new Map() };
+}
 
 /** The sensor whose last committed sequence the store keeps. */
 async function registerSensorRow(db: SqliteDatabase): Promise<void> {
@@ -39,7 +47,7 @@ describe('SQLite event store segments', () => {
   async function freshStore(clock: { now: number }, rules = { maxEventsPerSegment: 3, windowMs: 60_000 }) {
     const db = SqliteDatabase.open(join(dir, `events-${opened++}.db`));
     await migrate(db, sqliteMigrations);
-    return { db, store: new SqliteEventStore(db, rules, new FilterGate(), () => clock.now) };
+    return { db, store: new SqliteEventStore(db, rules, () => clock.now) };
   }
 
   const segmentsOf = (db: SqliteDatabase, pid: number) =>
@@ -52,7 +60,7 @@ describe('SQLite event store segments', () => {
     const clock = { now: T0 };
     const { db, store } = await freshStore(clock);
     const events = processEvents(10, T0 - 1000);
-    await store.commit([{ sensor: SENSOR, sequence: 1, events, counters: new Map() }]);
+    await store.commit([batch(1, events)]);
     const segments = await segmentsOf(db, 10);
     assert.deepEqual(segments.map((s) => s.event_count), [3, 3, 2]);
     assert.deepEqual(segments.map((s) => s.segment_id), [T0, T0 + 1, T0 + 2]);
@@ -63,11 +71,11 @@ describe('SQLite event store segments', () => {
     const clock = { now: T0 };
     const { db, store } = await freshStore(clock, { maxEventsPerSegment: 100, windowMs: 60_000 });
     const [start, filemod, regmod] = processEvents(20, T0 - 1000) as [SensorEvent, SensorEvent, SensorEvent];
-    await store.commit([{ sensor: SENSOR, sequence: 1, events: [start, filemod], counters: new Map() }]);
+    await store.commit([batch(1, [start, filemod])]);
     clock.now = T0 + 59_999;
-    await store.commit([{ sensor: SENSOR, sequence: 2, events: [regmod], counters: new Map() }]);
+    await store.commit([batch(2, [regmod])]);
     clock.now = T0 + 60_000;
-    await store.commit([{ sensor: SENSOR, sequence: 3, events: [{ ...regmod, ts: regmod.ts + 1 }], counters: new Map() }]);
+    await store.commit([batch(3, [{ ...regmod, ts: regmod.ts + 1 }])]);
     const segments = await segmentsOf(db, 20);
     assert.deepEqual(segments, [{ segment_id: T0, event_count: 3 }, { segment_id: T0 + 60_000, event_count: 1 }]);
     await db.close();
@@ -77,9 +85,9 @@ describe('SQLite event store segments', () => {
     const clock = { now: T0 };
     const { db, store } = await freshStore(clock, { maxEventsPerSegment: 100, windowMs: 60_000 });
     const [start, ...rest] = processEvents(30, T0 - 1000);
-    await store.commit([{ sensor: SENSOR, sequence: 1, events: rest, counters: new Map() }]);
+    await store.commit([batch(1, rest)]);
     assert.equal((await db.get<{ process_name: string }>('SELECT process_name FROM processes WHERE pid = 30'))?.process_name, '');
-    await store.commit([{ sensor: SENSOR, sequence: 2, events: [start!], counters: new Map() }]);
+    await store.commit([batch(2, [start!])]);
     const row = await db.get<{ process_name: string; cmdline: string; n: number }>(
       'SELECT process_name, cmdline, (SELECT COUNT(*) FROM processes) AS n FROM processes WHERE pid = 30',
     );
@@ -95,14 +103,14 @@ describe('SQLite event store segments', () => {
     let db = SqliteDatabase.open(file);
     await migrate(db, sqliteMigrations);
     await registerSensorRow(db);
-    await new SqliteEventStore(db, rules, new FilterGate(), () => clock.now)
-      .commit([{ sensor: SENSOR, sequence: 1, events: events.slice(0, 4), counters: new Map() }]);
+    await new SqliteEventStore(db, rules, () => clock.now)
+      .commit([batch(1, events.slice(0, 4))]);
     await db.close();
     db = SqliteDatabase.open(file);
-    const reopened = new SqliteEventStore(db, rules, new FilterGate(), () => clock.now);
-    const [duplicate] = await reopened.commit([{ sensor: SENSOR, sequence: 1, events: events.slice(0, 4), counters: new Map() }]);
+    const reopened = new SqliteEventStore(db, rules, () => clock.now);
+    const [duplicate] = await reopened.commit([batch(1, events.slice(0, 4))]);
     assert.equal(duplicate?.duplicate, true, 'the last sequence survives the restart');
-    await reopened.commit([{ sensor: SENSOR, sequence: 2, events: events.slice(4), counters: new Map() }]);
+    await reopened.commit([batch(2, events.slice(4))]);
     assert.deepEqual(await segmentsOf(db, 40), [{ segment_id: T0, event_count: 8 }]);
     const chunks = await db.all<{ chunk: number }>('SELECT chunk FROM segment_events ORDER BY chunk');
     assert.deepEqual(chunks.map((c) => c.chunk), [0, 1]);

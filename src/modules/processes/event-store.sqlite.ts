@@ -1,31 +1,33 @@
 /**
  * The embedded event store. One synchronous SQLite transaction per group of batches, with the
- * state of recently active processes (their row, open segment, filter verdict) kept in memory so
- * that the common path is appends: a chunk row per (segment, batch), a term row per distinct value
- * per segment, one update per touched segment.
+ * state of recently active processes (their row, open segment) kept in memory so that the common
+ * path is appends: a chunk row per (segment, batch), a posting per distinct term per segment, and
+ * each new or changed process and segment row written once, at the end of the transaction. The
+ * store hands out the row ids itself (it is the only writer of these tables), which is what lets
+ * it defer those rows.
  */
-import type Database from 'better-sqlite3';
 import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
-import type { EventOf, SensorEvent } from '../../ingest/event.schemas.js';
-import type { GateVerdict, IngressGate } from '../../ingest/ingress-gate.js';
 import { baseName } from '../../ingest/normalize.js';
+import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } from '../../ingest/prepare.js';
 import { counter } from '../../ingest/rejection.js';
-import { eventTerms } from '../../ingest/terms.js';
 import type { SensorIdentity } from '../sensors/sensors.service.js';
-import { encodeChunk } from './event-codec.js';
+import { decodeEvent, joinChunk } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
-
-const COUNTED_TYPES = ['filemod', 'regmod', 'netconn', 'modload', 'childproc', 'crossproc', 'processblock'] as const;
-type CountedType = (typeof COUNTED_TYPES)[number];
+import { prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
+import { TermDictionary } from './term-dictionary.sqlite.js';
 
 interface SegmentState {
   row: number;
+  processRow: number;
   segmentId: number;
   eventCount: number;
   nextChunk: number;
   firstEventMs: number;
   lastUpdateMs: number;
-  counts: Record<CountedType, number>;
+  lastServerUpdateMs: number;
+  counts: number[];
+  /** Not yet in the table: inserted (rather than updated) at the end of the transaction. */
+  unwritten: boolean;
 }
 
 interface ProcessState {
@@ -33,39 +35,59 @@ interface ProcessState {
   name: string;
   md5: string;
   segment: SegmentState | undefined;
-  verdict: GateVerdict | undefined;
 }
+
+/** A process row created in this transaction, written at its end with everything learnt meanwhile. */
+type NewProcessRow = unknown[];
 
 /** How many processes' state stays in memory (least recently active are forgotten first). */
 const PROCESS_CACHE_SIZE = 200_000;
 
 export class SqliteEventStore implements EventStore {
-  private readonly statements: ReturnType<typeof prepare>;
+  private readonly statements: EventStatements;
   private readonly processes = new Map<string, ProcessState>();
   private readonly lastSequence = new Map<number, number>();
+  private readonly terms: TermDictionary;
+  private lastProcessRow: number | undefined;
+  private lastSegmentRow: number | undefined;
+  /** Rows to write when the current transaction ends. */
+  private newProcesses = new Map<number, NewProcessRow>();
+  private touchedSegments = new Set<SegmentState>();
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly rules: SegmentRules,
-    private readonly gate: IngressGate,
     private readonly now: () => number = Date.now,
   ) {
-    this.statements = prepare(db.connection);
+    this.statements = prepareEventStatements(db.connection);
+    this.terms = new TermDictionary(db.connection);
   }
 
   async commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {
     try {
-      return await this.db.transactionSync(() => batches.map((batch) => this.writeBatch(batch)));
+      return await this.db.transactionSync(() => {
+        const outcomes = batches.map((batch) => this.writeBatch(batch));
+        this.writeDeferredRows();
+        return outcomes;
+      });
     } catch (error) {
       // The cached state may describe rows the rollback removed.
       this.processes.clear();
       this.lastSequence.clear();
+      this.terms.reset();
+      this.lastProcessRow = this.lastSegmentRow = undefined;
+      this.newProcesses = new Map();
+      this.touchedSegments = new Set();
       throw error;
     }
   }
 
   async countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void> {
     await this.db.transactionSync(() => this.addCounters(sensorId, counters));
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
   }
 
   private writeBatch(batch: IngestBatch): IngestOutcome {
@@ -83,124 +105,112 @@ export class SqliteEventStore implements EventStore {
     }
     const serverMs = this.now();
     let accepted = 0;
-    let filtered = 0;
-    for (const [key, events] of groupByProcess(sensor.id, batch.events)) {
-      const process = this.processState(sensor, key, events);
-      this.applyLifecycle(sensor, process, events);
-      const kept = process.verdict ? events.filter((event) => !this.gate.dropsEvent(process.verdict!, event)) : events;
-      filtered += events.length - kept.length;
-      accepted += kept.length;
-      this.appendEvents(process, kept, serverMs);
+    for (const prepared of batch.processes) {
+      const process = this.processState(sensor, prepared);
+      if (prepared.start && process.name === '') this.completeProcess(process, prepared.start, sensor.id);
+      if (prepared.endTs !== undefined) this.endProcess(process, prepared.endTs);
+      accepted += prepared.events.length;
+      this.appendEvents(process, prepared, serverMs);
     }
     this.statements.setSequence.run(sequence, sensor.id);
     this.lastSequence.set(sensor.id, sequence);
     counters.set(counter.batchesAccepted, 1);
     counters.set(counter.eventsAccepted, accepted);
-    if (filtered > 0) counters.set(counter.eventsFiltered, filtered);
+    if (batch.filtered > 0) counters.set(counter.eventsFiltered, batch.filtered);
     this.addCounters(sensor.id, counters);
-    return { duplicate: false, accepted, filtered };
+    return { duplicate: false, accepted, filtered: batch.filtered };
   }
 
   private sequenceOf(sensorId: number): number {
     let last = this.lastSequence.get(sensorId);
     if (last === undefined) {
-      last = (this.statements.getSequence.get(sensorId) as { last_sequence: number } | undefined)?.last_sequence ?? 0;
+      last = (this.statements.getSequence.get(sensorId) as number | undefined) ?? 0;
       this.lastSequence.set(sensorId, last);
     }
     return last;
   }
 
   /** The process's state: cached, or read back, or a new row from its start event (or a placeholder). */
-  private processState(sensor: SensorIdentity, key: ProcessKeyText, events: readonly SensorEvent[]): ProcessState {
-    const cached = this.processes.get(key.text);
+  private processState(sensor: SensorIdentity, prepared: PreparedProcess): ProcessState {
+    const key = `${sensor.id}:${prepared.pid}:${prepared.processStart}`;
+    const cached = this.processes.get(key);
     if (cached) {
-      this.processes.delete(key.text);
-      this.processes.set(key.text, cached);
+      this.processes.delete(key);
+      this.processes.set(key, cached);
       return cached;
     }
-    const state = this.loadProcess(key) ?? this.insertProcess(sensor, key, events.find((e) => e.type === 'process_start'));
-    this.processes.set(key.text, state);
+    const state = this.loadProcess(sensor.id, prepared) ?? this.newProcess(sensor, prepared);
+    this.processes.set(key, state);
     if (this.processes.size > PROCESS_CACHE_SIZE) this.processes.delete(this.processes.keys().next().value!);
     return state;
   }
 
-  private loadProcess(key: ProcessKeyText): ProcessState | undefined {
-    const row = this.statements.findProcess.get(key.sensorId, key.pid, key.startMs) as
+  private loadProcess(sensorId: number, prepared: PreparedProcess): ProcessState | undefined {
+    const row = this.statements.findProcess.get(sensorId, prepared.pid, prepared.processStart) as
       | { id: number; process_name: string; md5: string }
       | undefined;
     if (!row) return undefined;
     const segment = this.statements.latestSegment.get(row.id) as SegmentRow | undefined;
-    return { row: row.id, name: row.process_name, md5: row.md5, segment: segment && toSegmentState(segment), verdict: undefined };
+    return { row: row.id, name: row.process_name, md5: row.md5, segment: segment && toSegmentState(segment) };
   }
 
-  private insertProcess(sensor: SensorIdentity, key: ProcessKeyText, start: SensorEvent | undefined): ProcessState {
-    const s = start?.type === 'process_start' ? start : undefined;
-    const parent = s?.parent_pid === undefined || s.parent_start === undefined
+  private newProcess(sensor: SensorIdentity, prepared: PreparedProcess): ProcessState {
+    this.lastProcessRow ??= this.statements.lastProcessRow.get() as number;
+    const row = ++this.lastProcessRow;
+    this.newProcesses.set(row, [
+      row, sensor.id, prepared.pid, prepared.processStart, sensor.groupId, sensor.hostname, sensor.hostType, sensor.osType,
+      '', '', '', '', '', '', '', -1, null, '', '', null,
+    ]);
+    const state: ProcessState = { row, name: '', md5: '', segment: undefined };
+    if (prepared.start) this.completeProcess(state, prepared.start, sensor.id);
+    return state;
+  }
+
+  /** Fills in a process's row from its start event (it may have been seen first through other events). */
+  private completeProcess(process: ProcessState, start: NonNullable<PreparedProcess['start']>, sensorId: number): void {
+    const parent = start.parent_pid === undefined
       ? undefined
-      : this.processes.get(`${sensor.id}:${s.parent_pid}:${s.parent_start}`);
-    const name = s ? baseName(s.path) : '';
-    const md5 = s?.md5 ?? '';
-    const row = this.statements.insertProcess.get(
-      sensor.id, key.pid, key.startMs, sensor.groupId, sensor.hostname, sensor.hostType, sensor.osType,
-      s?.path ?? '', name, s?.cmdline ?? '', s?.username ?? '', s?.uid ?? '', md5, s?.sha256 ?? '',
-      s?.parent_pid ?? -1, s?.parent_start ?? null,
-      s?.parent_path ? baseName(s.parent_path) : parent?.name ?? '',
-      s?.parent_md5 ?? parent?.md5 ?? '',
-    ) as { id: number };
-    const verdict = s ? this.judge(sensor, s, parent?.verdict) : undefined;
-    return { row: row.id, name, md5, segment: undefined, verdict };
+      : this.processes.get(`${sensorId}:${start.parent_pid}:${start.parent_start}`);
+    process.name = baseName(start.path);
+    process.md5 = start.md5 ?? '';
+    const values = [
+      start.path, process.name, start.cmdline ?? '', start.username ?? '', start.uid ?? '', process.md5, start.sha256 ?? '',
+      start.parent_pid ?? -1, start.parent_start ?? null,
+      start.parent_path ? baseName(start.parent_path) : parent?.name ?? '',
+      start.parent_md5 ?? parent?.md5 ?? '',
+    ];
+    const pending = this.newProcesses.get(process.row);
+    if (pending) pending.splice(8, values.length, ...values);
+    else this.statements.completeProcess.run(...values, process.row);
   }
 
-  private judge(sensor: SensorIdentity, start: EventOf<'process_start'>, parent: GateVerdict | undefined): GateVerdict | undefined {
-    return this.gate.judgeProcess(
-      { sensorId: sensor.id, groupId: sensor.groupId, osType: sensor.osType },
-      { path: start.path, cmdline: start.cmdline ?? '', md5: start.md5 ?? '' },
-      parent,
-    );
+  private endProcess(process: ProcessState, endTs: number): void {
+    const pending = this.newProcesses.get(process.row);
+    if (pending) pending[19] = endTs;
+    else this.statements.endProcess.run(endTs, process.row);
   }
 
-  /**
-   * A start event for a process first seen through other events fills in its row (and brings it
-   * before the ingress filters); an end event closes it.
-   */
-  private applyLifecycle(sensor: SensorIdentity, process: ProcessState, events: readonly SensorEvent[]): void {
-    for (const event of events) {
-      if (event.type === 'process_start' && process.name === '') {
-        process.name = baseName(event.path);
-        process.md5 = event.md5 ?? '';
-        process.verdict = this.judge(sensor, event, undefined);
-        this.statements.completeProcess.run(
-          event.path, process.name, event.cmdline ?? '', event.username ?? '', event.uid ?? '', process.md5,
-          event.sha256 ?? '', event.parent_pid ?? -1, event.parent_start ?? null,
-          event.parent_path ? baseName(event.parent_path) : '', event.parent_md5 ?? '', process.row,
-        );
-      } else if (event.type === 'process_end') {
-        this.statements.endProcess.run(event.ts, process.row);
-      }
-    }
-  }
-
-  private appendEvents(process: ProcessState, events: readonly SensorEvent[], serverMs: number): void {
+  private appendEvents(process: ProcessState, prepared: PreparedProcess, serverMs: number): void {
+    const { events } = prepared;
     let offset = 0;
     while (offset < events.length) {
-      const segment = this.openSegment(process, events[offset]!.ts, serverMs);
+      const firstTs = offset === 0 ? prepared.firstTs : (JSON.parse(events[offset]!) as unknown[])[1] as number;
+      const segment = this.openSegment(process, firstTs, serverMs);
       const room = this.rules.maxEventsPerSegment - segment.eventCount;
-      const run = events.slice(offset, offset + room);
+      const run = offset === 0 && events.length <= room ? events : events.slice(offset, offset + room);
+      // Only a batch that crosses a segment boundary needs its parts summed up again.
+      const summary = run === events ? prepared.summary : summarizeEncoded(run, prepared);
       offset += run.length;
-      const terms = new Set<string>();
-      for (const event of run) {
-        eventTerms(event, terms);
-        if (event.type in segment.counts) segment.counts[event.type as CountedType]++;
-        if (event.ts > segment.lastUpdateMs) segment.lastUpdateMs = event.ts;
+      this.statements.insertChunk.run(segment.row, segment.nextChunk++, run.length, joinChunk(run));
+      const { terms } = summary;
+      for (let i = 0; i < terms.length; i += 2) {
+        this.statements.insertPosting.run(this.terms.id(terms[i]!, terms[i + 1]!), segment.row);
       }
       segment.eventCount += run.length;
-      this.statements.insertChunk.run(segment.row, segment.nextChunk++, run.length, encodeChunk(run));
-      for (const term of terms) this.statements.insertTerm.run(term, segment.row);
-      const c = segment.counts;
-      this.statements.updateSegment.run(
-        segment.lastUpdateMs, serverMs, segment.eventCount, c.filemod, c.regmod, c.netconn, c.modload, c.childproc,
-        c.crossproc, c.processblock, segment.row,
-      );
+      for (let i = 0; i < COUNTED_TYPES.length; i++) segment.counts[i]! += summary.counts[i]!;
+      if (summary.lastTs > segment.lastUpdateMs) segment.lastUpdateMs = summary.lastTs;
+      segment.lastServerUpdateMs = serverMs;
+      this.touchedSegments.add(segment);
     }
   }
 
@@ -212,10 +222,27 @@ export class SqliteEventStore implements EventStore {
     }
     // Segment ids are server times in ms and unique per process, even for two opened in one ms.
     const segmentId = current ? Math.max(serverMs, current.segmentId + 1) : serverMs;
-    const row = this.statements.insertSegment.get(process.row, segmentId, firstEventMs, firstEventMs, serverMs) as { id: number };
-    const counts = Object.fromEntries(COUNTED_TYPES.map((type) => [type, 0])) as Record<CountedType, number>;
-    process.segment = { row: row.id, segmentId, eventCount: 0, nextChunk: 0, firstEventMs, lastUpdateMs: firstEventMs, counts };
+    this.lastSegmentRow ??= this.statements.lastSegmentRow.get() as number;
+    process.segment = {
+      row: ++this.lastSegmentRow, processRow: process.row, segmentId, eventCount: 0, nextChunk: 0, firstEventMs,
+      lastUpdateMs: firstEventMs, lastServerUpdateMs: serverMs, counts: new Array<number>(COUNTED_TYPES.length).fill(0), unwritten: true,
+    };
     return process.segment;
+  }
+
+  /** Processes first, since segments refer to them. */
+  private writeDeferredRows(): void {
+    for (const values of this.newProcesses.values()) this.statements.insertProcess.run(...values);
+    for (const s of this.touchedSegments) {
+      if (s.unwritten) {
+        this.statements.insertSegment.run(s.row, s.processRow, s.segmentId, s.firstEventMs, s.lastUpdateMs, s.lastServerUpdateMs, s.eventCount, ...s.counts);
+        s.unwritten = false;
+      } else {
+        this.statements.updateSegment.run(s.lastUpdateMs, s.lastServerUpdateMs, s.eventCount, ...s.counts, s.row);
+      }
+    }
+    this.newProcesses = new Map();
+    this.touchedSegments = new Set();
   }
 
   private addCounters(sensorId: number, counters: ReadonlyMap<string, number>): void {
@@ -225,35 +252,20 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-interface ProcessKeyText {
-  text: string;
-  sensorId: number;
-  pid: number;
-  startMs: number;
-}
-
-/** The batch's events per acting process, each list in the order sent. */
-function groupByProcess(sensorId: number, events: readonly SensorEvent[]): Map<ProcessKeyText, SensorEvent[]> {
-  const byText = new Map<string, { key: ProcessKeyText; events: SensorEvent[] }>();
-  for (const event of events) {
-    const text = `${sensorId}:${event.pid}:${event.process_start}`;
-    let entry = byText.get(text);
-    if (!entry) {
-      entry = { key: { text, sensorId, pid: event.pid, startMs: event.process_start }, events: [] };
-      byText.set(text, entry);
-    }
-    entry.events.push(event);
-  }
-  return new Map([...byText.values()].map(({ key, events: list }) => [key, list]));
+/** The summary of part of a process's events: the rare path of a batch that crosses a segment boundary. */
+function summarizeEncoded(run: readonly string[], prepared: PreparedProcess): EventsSummary {
+  return summarize(run.map((encoded) => decodeEvent(JSON.parse(encoded) as unknown[], prepared.pid, prepared.processStart)));
 }
 
 interface SegmentRow {
   id: number;
+  process_id: number;
   segment_id: number;
   event_count: number;
   next_chunk: number;
   first_event_ms: number;
   last_update_ms: number;
+  last_server_update_ms: number;
   filemod_count: number;
   regmod_count: number;
   netconn_count: number;
@@ -266,48 +278,14 @@ interface SegmentRow {
 function toSegmentState(row: SegmentRow): SegmentState {
   return {
     row: row.id,
+    processRow: row.process_id,
     segmentId: row.segment_id,
     eventCount: row.event_count,
     nextChunk: row.next_chunk,
     firstEventMs: row.first_event_ms,
     lastUpdateMs: row.last_update_ms,
-    counts: Object.fromEntries(COUNTED_TYPES.map((type) => [type, row[`${type}_count`]])) as Record<CountedType, number>,
-  };
-}
-
-function prepare(connection: Database.Database) {
-  return {
-    getSequence: connection.prepare('SELECT last_sequence FROM sensors WHERE id = ?'),
-    setSequence: connection.prepare('UPDATE sensors SET last_sequence = ? WHERE id = ?'),
-    findProcess: connection.prepare('SELECT id, process_name, md5 FROM processes WHERE sensor_id = ? AND pid = ? AND start_ms = ?'),
-    latestSegment: connection.prepare(
-      `SELECT s.*, (SELECT COALESCE(MAX(chunk), -1) + 1 FROM segment_events WHERE segment_row = s.id) AS next_chunk
-       FROM segments s WHERE process_id = ? ORDER BY segment_id DESC LIMIT 1`,
-    ),
-    insertProcess: connection.prepare(
-      `INSERT INTO processes (sensor_id, pid, start_ms, group_id, hostname, host_type, os_type, path, process_name, cmdline,
-         username, uid, md5, sha256, parent_pid, parent_start_ms, parent_name, parent_md5)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    ),
-    completeProcess: connection.prepare(
-      `UPDATE processes SET path = ?, process_name = ?, cmdline = ?, username = ?, uid = ?, md5 = ?, sha256 = ?,
-         parent_pid = ?, parent_start_ms = ?, parent_name = ?, parent_md5 = ? WHERE id = ?`,
-    ),
-    endProcess: connection.prepare('UPDATE processes SET end_ms = ? WHERE id = ?'),
-    insertSegment: connection.prepare(
-      `INSERT INTO segments (process_id, segment_id, first_event_ms, last_update_ms, last_server_update_ms)
-       VALUES (?, ?, ?, ?, ?) RETURNING id`,
-    ),
-    updateSegment: connection.prepare(
-      `UPDATE segments SET last_update_ms = ?, last_server_update_ms = ?, event_count = ?, filemod_count = ?,
-         regmod_count = ?, netconn_count = ?, modload_count = ?, childproc_count = ?, crossproc_count = ?,
-         processblock_count = ? WHERE id = ?`,
-    ),
-    insertChunk: connection.prepare('INSERT INTO segment_events (segment_row, chunk, event_count, data) VALUES (?, ?, ?, ?)'),
-    insertTerm: connection.prepare('INSERT OR IGNORE INTO event_terms (term, segment_row) VALUES (?, ?)'),
-    addCounter: connection.prepare(
-      `INSERT INTO ingest_counters (sensor_id, name, value) VALUES (?, ?, ?)
-       ON CONFLICT (sensor_id, name) DO UPDATE SET value = ingest_counters.value + excluded.value`,
-    ),
+    lastServerUpdateMs: row.last_server_update_ms,
+    counts: COUNTED_TYPES.map((type) => row[`${type}_count`]),
+    unwritten: false,
   };
 }

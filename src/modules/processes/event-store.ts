@@ -1,16 +1,18 @@
 /**
- * The write side of process and event storage: batches of validated, normalized events become
- * process rows, segments, event chunks and search terms, one transaction per group of batches.
- * Its physical design differs per dialect (event-store.sqlite.ts), as the house plan allows.
+ * The write side of process and event storage: prepared batches (src/ingest/prepare.ts) become
+ * process rows, segments, event chunks and search postings, one transaction per group of
+ * batches. Its physical design differs per dialect (event-store.sqlite.ts), as the house plan allows.
  */
-import type { SensorEvent } from '../../ingest/event.schemas.js';
+import type { PreparedProcess } from '../../ingest/prepare.js';
 import type { SensorIdentity } from '../sensors/sensors.service.js';
 
 export interface IngestBatch {
   sensor: SensorIdentity;
   sequence: number;
-  /** Valid, normalized events in the order the sensor sent them. */
-  events: SensorEvent[];
+  /** The batch's kept events per acting process, in the order the sensor sent them. */
+  processes: PreparedProcess[];
+  /** Events the ingress filters dropped (counted only if the batch is not a duplicate). */
+  filtered: number;
   /** Counts from the earlier stages (events rejected by reason) to record with the batch. */
   counters: Map<string, number>;
 }
@@ -39,4 +41,6 @@ export interface EventStore {
   commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]>;
   /** Records counters of a batch refused whole (it stores no events). */
   countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void>;
+  /** Finishes what is in flight and releases the store's resources. */
+  close(): Promise<void>;
 }

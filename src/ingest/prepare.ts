@@ -1,0 +1,117 @@
+/**
+ * Fourth stage, on the request's thread: a batch's valid, normalized events become per-process
+ * groups ready for the writer — ingress filters applied, events encoded for storage, counts and
+ * search terms gathered. The writer thread then only does what needs the database, so the two
+ * threads share the work of an upload.
+ */
+import { encodeEvent } from '../modules/processes/event-codec.js';
+import type { EventOf, SensorEvent } from './event.schemas.js';
+import type { FilterGate, GateScope, GateVerdict } from './ingress-gate.js';
+import { eventTerms } from './terms.js';
+
+/** The event types a segment counts (`filemod_count` … `processblock_count`), in this order. */
+export const COUNTED_TYPES = ['filemod', 'regmod', 'netconn', 'modload', 'childproc', 'crossproc', 'processblock'] as const;
+const COUNT_INDEX = new Map<string, number>(COUNTED_TYPES.map((type, i) => [type, i]));
+
+/** What a run of one process's events adds to its segment. */
+export interface EventsSummary {
+  /** Per COUNTED_TYPES entry. */
+  counts: number[];
+  lastTs: number;
+  /** Distinct search terms, flat: field, value, field, value, … */
+  terms: string[];
+}
+
+export interface PreparedProcess {
+  pid: number;
+  processStart: number;
+  /** The process's start event, when this batch carries it. */
+  start?: EventOf<'process_start'> | undefined;
+  /** Sensor time of its end event, when this batch carries it. */
+  endTs?: number | undefined;
+  /** The kept events, encoded (event-codec.ts), in the order sent; may be empty. */
+  events: string[];
+  firstTs: number;
+  summary: EventsSummary;
+}
+
+export interface PreparedEvents {
+  processes: PreparedProcess[];
+  /** Events the ingress filters dropped. */
+  filtered: number;
+}
+
+export function summarize(events: readonly SensorEvent[]): EventsSummary {
+  const counts = new Array<number>(COUNTED_TYPES.length).fill(0);
+  const seen = new Set<string>();
+  const terms: string[] = [];
+  const add = (field: string, value: string) => {
+    const key = `${field}\u0000${value}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    terms.push(field, value);
+  };
+  let lastTs = 0;
+  for (const event of events) {
+    const index = COUNT_INDEX.get(event.type);
+    if (index !== undefined) counts[index]!++;
+    if (event.ts > lastTs) lastTs = event.ts;
+    eventTerms(event, add);
+  }
+  return { counts, lastTs, terms };
+}
+
+/** Processes the filters judged, remembered so that their later events and descendants follow. */
+const VERDICTS_KEPT = 200_000;
+
+export class EventPreparer {
+  private readonly verdicts = new Map<string, GateVerdict>();
+
+  constructor(private readonly gate: FilterGate) {}
+
+  prepare(scope: GateScope, events: readonly SensorEvent[]): PreparedEvents {
+    const processes: PreparedProcess[] = [];
+    let filtered = 0;
+    for (const [pidAndStart, group] of groupByProcess(events)) {
+      const key = `${scope.sensorId}:${pidAndStart}`;
+      const start = group.find((e): e is EventOf<'process_start'> => e.type === 'process_start');
+      const verdict = start ? this.judge(scope, key, start) : this.verdicts.get(key);
+      const kept = verdict ? group.filter((event) => !this.gate.dropsEvent(verdict, event)) : group;
+      filtered += group.length - kept.length;
+      const end = group.find((e) => e.type === 'process_end');
+      processes.push({
+        pid: group[0]!.pid,
+        processStart: group[0]!.process_start,
+        start,
+        endTs: end?.ts,
+        events: kept.map(encodeEvent),
+        firstTs: kept[0]?.ts ?? group[0]!.ts,
+        summary: summarize(kept),
+      });
+    }
+    return { processes, filtered };
+  }
+
+  private judge(scope: GateScope, key: string, start: EventOf<'process_start'>): GateVerdict | undefined {
+    const parent = start.parent_pid === undefined ? undefined : this.verdicts.get(`${scope.sensorId}:${start.parent_pid}:${start.parent_start}`);
+    const verdict = this.gate.judgeProcess(scope, { path: start.path, cmdline: start.cmdline ?? '', md5: start.md5 ?? '' }, parent);
+    this.verdicts.delete(key);
+    if (verdict) {
+      this.verdicts.set(key, verdict);
+      if (this.verdicts.size > VERDICTS_KEPT) this.verdicts.delete(this.verdicts.keys().next().value!);
+    }
+    return verdict;
+  }
+}
+
+/** The batch's events per acting process ("pid:start"), each list in the order sent. */
+function groupByProcess(events: readonly SensorEvent[]): Map<string, SensorEvent[]> {
+  const groups = new Map<string, SensorEvent[]>();
+  for (const event of events) {
+    const key = `${event.pid}:${event.process_start}`;
+    const group = groups.get(key);
+    if (group) group.push(event);
+    else groups.set(key, [event]);
+  }
+  return groups;
+}

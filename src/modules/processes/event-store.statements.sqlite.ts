@@ -1,0 +1,44 @@
+/** The embedded event store's statements, prepared once on the writer's connection. */
+import type Database from 'better-sqlite3';
+
+export type EventStatements = ReturnType<typeof prepareEventStatements>;
+
+export function prepareEventStatements(connection: Database.Database) {
+  return {
+    getSequence: connection.prepare('SELECT last_sequence FROM sensors WHERE id = ?').pluck(),
+    setSequence: connection.prepare('UPDATE sensors SET last_sequence = ? WHERE id = ?'),
+    lastProcessRow: connection.prepare('SELECT COALESCE(MAX(id), 0) FROM processes').pluck(),
+    lastSegmentRow: connection.prepare('SELECT COALESCE(MAX(id), 0) FROM segments').pluck(),
+    findProcess: connection.prepare('SELECT id, process_name, md5 FROM processes WHERE sensor_id = ? AND pid = ? AND start_ms = ?'),
+    latestSegment: connection.prepare(
+      `SELECT s.*, (SELECT COALESCE(MAX(chunk), -1) + 1 FROM segment_events WHERE segment_row = s.id) AS next_chunk
+       FROM segments s WHERE process_id = ? ORDER BY segment_id DESC LIMIT 1`,
+    ),
+    insertProcess: connection.prepare(
+      `INSERT INTO processes (id, sensor_id, pid, start_ms, group_id, hostname, host_type, os_type, path, process_name, cmdline,
+         username, uid, md5, sha256, parent_pid, parent_start_ms, parent_name, parent_md5, end_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    completeProcess: connection.prepare(
+      `UPDATE processes SET path = ?, process_name = ?, cmdline = ?, username = ?, uid = ?, md5 = ?, sha256 = ?,
+         parent_pid = ?, parent_start_ms = ?, parent_name = ?, parent_md5 = ? WHERE id = ?`,
+    ),
+    endProcess: connection.prepare('UPDATE processes SET end_ms = ? WHERE id = ?'),
+    insertSegment: connection.prepare(
+      `INSERT INTO segments (id, process_id, segment_id, first_event_ms, last_update_ms, last_server_update_ms, event_count,
+         filemod_count, regmod_count, netconn_count, modload_count, childproc_count, crossproc_count, processblock_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updateSegment: connection.prepare(
+      `UPDATE segments SET last_update_ms = ?, last_server_update_ms = ?, event_count = ?, filemod_count = ?,
+         regmod_count = ?, netconn_count = ?, modload_count = ?, childproc_count = ?, crossproc_count = ?,
+         processblock_count = ? WHERE id = ?`,
+    ),
+    insertChunk: connection.prepare('INSERT INTO segment_events (segment_row, chunk, event_count, data) VALUES (?, ?, ?, ?)'),
+    insertPosting: connection.prepare('INSERT OR IGNORE INTO event_postings (term_id, segment_row) VALUES (?, ?)'),
+    addCounter: connection.prepare(
+      `INSERT INTO ingest_counters (sensor_id, name, value) VALUES (?, ?, ?)
+       ON CONFLICT (sensor_id, name) DO UPDATE SET value = ingest_counters.value + excluded.value`,
+    ),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The event store on its own thread: commits made there are in the file the request thread
+ * reads, and a failure in the writer reaches the caller as an error with the driver's message
+ * instead of a hang or a crash.
+ */
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { processEvents } from '../../../test/support/sensors.js';
+import { tempDir } from '../../../test/support/temp.js';
+import { SqliteDatabase } from '../../db/dialects/sqlite.js';
+import { migrate } from '../../db/migrate.js';
+import { sqliteMigrations } from '../../db/migrations/sqlite.js';
+import { FilterGate } from '../../ingest/ingress-gate.js';
+import { EventPreparer } from '../../ingest/prepare.js';
+import type { SensorIdentity } from '../sensors/sensors.service.js';
+import { ThreadedEventStore } from './event-store.threaded.js';
+
+const SENSOR: SensorIdentity = { id: 1, groupId: 1, hostname: 'host', hostType: 'server', osType: 'linux' };
+const RULES = { maxEventsPerSegment: 100, windowMs: 60_000 };
+
+describe('threaded event store', () => {
+  const dir = tempDir('vigil-threaded-');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('commits on the writer thread into the shared file', async () => {
+    const file = join(dir, 'ok.db');
+    const db = SqliteDatabase.open(file);
+    await migrate(db, sqliteMigrations);
+    const store = new ThreadedEventStore(file, RULES);
+    const prepared = new EventPreparer(new FilterGate()).prepare({ sensorId: 1, groupId: 1, osType: 'linux' }, processEvents(7));
+    const [outcome] = await store.commit([{ sensor: SENSOR, sequence: 1, ...prepared, counters: new Map() }]);
+    assert.deepEqual(outcome, { duplicate: false, accepted: 8, filtered: 0 });
+    assert.deepEqual(await db.get('SELECT COUNT(*) AS n FROM processes WHERE pid = 7'), { n: 1 });
+    await store.close();
+    await db.close();
+  });
+
+  it('rejects with the driver error when the writer cannot commit, and keeps answering', async () => {
+    const store = new ThreadedEventStore(join(dir, 'empty.db'), RULES);
+    try {
+      await assert.rejects(store.countRejection(1, new Map([['x', 1]])), (error: Error & { code?: string }) => {
+        assert.match(error.message, /no such table/);
+        assert.equal(error.code, 'SQLITE_ERROR');
+        return true;
+      });
+      await assert.rejects(store.countRejection(1, new Map([['x', 1]])), /no such table/);
+    } finally {
+      await store.close();
+    }
+  });
+});
