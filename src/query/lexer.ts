@@ -98,7 +98,7 @@ export function tokenize(input: string, source = 'q'): Token[] {
     const afterLower = i;
     skipSpaces();
     if (i === afterLower || input.slice(i, i + 2).toUpperCase() !== 'TO' || !isSpace(input[i + 2] ?? '')) {
-      fail('Expected " TO " in a range written [a TO b]', i);
+      fail('Expected " TO " in a range written [a TO b] (quote a value that starts with "[")', i);
     }
     i += 2;
     skipSpaces();
