@@ -132,6 +132,7 @@ class Parser {
   }
 
   private parseGroup(open: Token): QueryNode {
+    if (this.peek().type === 'eof') this.fail('Unbalanced "(" that is never closed', open);
     if (this.peek().type === 'rparen') this.fail('Empty parentheses', open);
     const inner = this.nested(open, () => this.parseOr());
     if (this.peek().type !== 'rparen') this.fail('Unbalanced "(" that is never closed', open);

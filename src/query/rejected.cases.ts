@@ -17,6 +17,7 @@ export const REJECTED: readonly RejectedCase[] = [
   // Syntax
   { query: '(filemod:*.exe or filemod:*.dll', code: 'syntax', position: 0, message: /Unbalanced "\(" that is never closed/ },
   { query: 'process_name:x)', code: 'syntax', position: 14, message: /Unbalanced "\)"/ },
+  { query: 'a (', code: 'syntax', position: 2, message: /Unbalanced "\(" that is never closed/ },
   { query: 'a (b OR c', code: 'syntax', position: 2, message: /never closed/ },
   { query: 'a OR', code: 'syntax', position: 2, message: /Expected a term after OR/ },
   { query: 'OR a', code: 'syntax', position: 0, message: /Expected a term before OR/ },
