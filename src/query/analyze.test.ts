@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { Match, Predicate } from './analysis.js';
 import { analyze, type AnalyzeOptions } from './analyze.js';
 import { ANALYZED } from './analyze.cases.js';
-import { QueryError } from './errors.js';
+import type { QueryError } from './errors.js';
 import { parseQuery } from './parser.js';
 import { bigIntToIpv6, intToIpv4 } from './values/ip.js';
 

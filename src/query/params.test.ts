@@ -1,7 +1,7 @@
 /** q plus cb.q.<field> and cb.fq.<field> parameters as one query. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { QueryError } from './errors.js';
+import type { QueryError } from './errors.js';
 import { analyzeParams, queryFromParams } from './params.js';
 import { serialize } from './serialize.js';
 
