@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, startTestApp, type TestApp } from '../../test/support/app.js';
+import { analyze, parseQuery, QueryError, toDomainError } from '../query/index.js';
 
 describe('error handling', () => {
   let test: TestApp;
@@ -10,6 +11,15 @@ describe('error handling', () => {
     // A route that fails the way a bug would, to see what a client is shown.
     test.app.get('/api/test/explode', async () => {
       throw new Error('secret internal detail: /var/lib/vigil');
+    });
+    // A search the way a service will run one: a bad query becomes the domain error.
+    test.app.get('/api/test/search', async (request) => {
+      try {
+        analyze(parseQuery((request.query as { q?: string }).q ?? ''), { index: 'process', now: Date.now() });
+      } catch (error) {
+        throw error instanceof QueryError ? toDomainError(error) : error;
+      }
+      return { results: [] };
     });
   });
   after(() => test.close());
@@ -64,6 +74,19 @@ describe('error handling', () => {
       payload: '',
     });
     assert.equal(response.statusCode, 200);
+  });
+
+  it('answers a bad query with the 400 body cbapi turns into QuerySyntaxError, pointing at the position', async () => {
+    const search = (q: string) => test.app.inject({ url: `/api/test/search?q=${encodeURIComponent(q)}`, headers: as(test.adminToken) });
+    const unbalanced = await search('process_name:x)');
+    assert.equal(unbalanced.statusCode, 400);
+    assert.deepEqual(unbalanced.json(), { reason: 'query_malformed_syntax', message: 'Unbalanced ")" without a matching "(" at position 14' });
+    const typo = await search('disig_issuer:verisign');
+    assert.equal(typo.statusCode, 400);
+    assert.deepEqual(typo.json(), {
+      reason: 'query_malformed_syntax', message: 'Unknown field "disig_issuer" at position 0; did you mean "digsig_issuer"?',
+    });
+    assert.equal((await search('process_name:svchost.exe')).statusCode, 200);
   });
 
   it('hides internals behind a plain 500', async () => {
