@@ -21,7 +21,7 @@ const VERSION_FIELDS = [
 ] as const satisfies readonly (keyof BinaryMetadata & keyof BinarySummary)[];
 
 /** What the sensor said, or "(Unknown)" when it said nothing about a signature. */
-export function digsigResult(metadata: BinaryMetadata): string {
+function digsigResult(metadata: BinaryMetadata): string {
   return metadata.digsig?.result ?? '(Unknown)';
 }
 
