@@ -10,9 +10,11 @@ import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { unzipSync } from 'fflate';
 import { SqliteDatabase } from '../src/db/dialects/sqlite.js';
 import { SQLITE_FILE } from '../src/db/open.js';
 import { SqlSensorsStore } from '../src/modules/sensors/sensors.store.js';
+import { BinaryCatalog, type Binary } from '../src/sensor/binaries.js';
 import { Endpoint } from '../src/sensor/endpoint.js';
 import { simulate, type SimulationOptions } from '../src/sensor/simulator.js';
 import { as, startTestApp, type TestApp } from './support/app.js';
@@ -77,6 +79,47 @@ describe('vigil simulate against a real server', () => {
     const after = await stats();
     assert.equal((after.events_accepted ?? 0) - (before.events_accepted ?? 0), summary.events_sent);
     assert.equal((after.batches_accepted ?? 0) - (before.batches_accepted ?? 0), summary.batches);
+  });
+
+  it('uploads binaries whose summaries, icons and content the analyst API then serves', async () => {
+    const seed = 'binaries';
+    const summary = await simulate(options({ seed, processes: 20 }));
+    assert.deepEqual(summary.errors, []);
+
+    // The same seed gives the same endpoints and binaries: replay them here to know what was sent.
+    const catalog = new BinaryCatalog(seed);
+    const sent = Array.from({ length: 3 }, (_, index) => {
+      const endpoint = new Endpoint({ seed, index, startMs: 0, processes: 20, binaries: catalog });
+      const binaries: Binary[] = [];
+      while (!endpoint.exhausted) {
+        endpoint.take(500);
+        binaries.push(...endpoint.takeBinaries());
+      }
+      return { os: endpoint.os, binaries };
+    });
+    const osType = { windows: 'Windows', linux: 'Linux', osx: 'OSX' };
+    let icons = 0;
+    for (const { os, binaries } of sent) {
+      for (const { md5, metadata } of binaries) {
+        const reply = await test.app.inject({ url: `/api/v1/binary/${md5}/summary`, headers: as(test.adminToken) });
+        assert.equal(reply.statusCode, 200, `${metadata.observed_filename}: ${reply.body}`);
+        const doc = reply.json();
+        assert.equal(doc.os_type, osType[os]);
+        assert.equal(doc.copied_mod_len, metadata.size);
+        assert.equal(doc.digsig_result, metadata.digsig!.result);
+        assert.equal(doc.digsig_publisher, metadata.digsig!.publisher);
+        assert.equal(doc.digsig_issuer, metadata.digsig!.issuer);
+        assert.equal(doc.company_name, metadata.company_name);
+        if (metadata.icon !== undefined) {
+          icons++;
+          assert.equal(doc.icon, metadata.icon);
+        }
+      }
+    }
+    assert.ok(icons > 0, 'Windows programs came with their icons');
+    const [first] = sent.flatMap((s) => s.binaries);
+    const download = await test.app.inject({ url: `/api/v1/binary/${first!.md5}`, headers: as(test.adminToken) });
+    assert.deepEqual(Buffer.from(unzipSync(download.rawPayload).filedata!), first!.content);
   });
 
   it('retries a batch whose answer was lost and the server stores it once', async () => {

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { BinaryMetadata } from '../modules/sensors/sensor-protocol.schemas.js';
-import { vendorOf, type Os } from './catalog.js';
+import { vendorOf, type Os, type Vendor } from './catalog.js';
+import { programIcon } from './icons.js';
 import { Random } from './random.js';
 
 export interface Binary {
@@ -26,6 +27,11 @@ export interface BinarySpec {
 
 const SIGNED_FROM = Date.UTC(2022, 0, 1);
 const SIGNED_SPAN_MS = 700 * 86_400_000;
+/** WinVerifyTrust's HRESULTs as Carbon Black reported them (decimal): success, and TRUST_E_NOSIGNATURE. */
+const TRUST_OK = '0';
+const TRUST_E_NOSIGNATURE = String(0x800b0100);
+
+type Signature = NonNullable<BinaryMetadata['digsig']>;
 
 /** One fleet's binaries: built on first use, then shared by every endpoint of that seed. */
 export class BinaryCatalog {
@@ -59,10 +65,9 @@ function build(random: Random, spec: BinarySpec): Binary {
     original_filename: name,
     is_executable_image: executable,
     is_64bit: true,
-    digsig: vendor.publisher
-      ? { result: 'Signed', publisher: vendor.publisher, sign_time: SIGNED_FROM + random.int(SIGNED_SPAN_MS) }
-      : { result: 'Unsigned' },
+    digsig: signature(vendor, spec.os, random),
   };
+  if (spec.os === 'windows' && executable) metadata.icon = programIcon(random.fork('icon')).toString('base64');
   if (spec.os === 'windows' && vendor.company !== undefined) {
     Object.assign(metadata, {
       company_name: vendor.company,
@@ -77,6 +82,29 @@ function build(random: Random, spec: BinarySpec): Binary {
     Object.assign(metadata, { company_name: vendor.company, product_name: vendor.product, product_version: vendor.version });
   }
   return { path: spec.path, md5, sha256, content, metadata };
+}
+
+function signature(vendor: Vendor, os: Os, random: Random): Signature {
+  const { publisher } = vendor;
+  if (publisher === undefined) return os === 'windows' ? { result: 'Unsigned', result_code: TRUST_E_NOSIGNATURE } : { result: 'Unsigned' };
+  return {
+    result: 'Signed',
+    ...(os === 'windows' ? { result_code: TRUST_OK } : {}),
+    publisher,
+    issuer: issuerOf(publisher),
+    subject: publisher,
+    ...(vendor.product !== undefined ? { prog_name: vendor.product } : {}),
+    sign_time: SIGNED_FROM + random.int(SIGNED_SPAN_MS),
+  };
+}
+
+/** The certificate authority behind each publisher's code-signing certificate. */
+function issuerOf(publisher: string): string {
+  if (publisher === 'Microsoft Windows') return 'Microsoft Windows Production PCA 2011';
+  if (publisher === 'Microsoft Corporation') return 'Microsoft Code Signing PCA 2011';
+  if (publisher === 'Software Signing') return 'Apple Code Signing Certification Authority';
+  if (publisher.startsWith('Developer ID Application:')) return 'Developer ID Certification Authority';
+  return 'DigiCert Trusted G4 Code Signing RSA4096 SHA384 2021 CA1';
 }
 
 function isExecutable(path: string, os: Os): boolean {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
+import { decode } from 'fast-png';
 import { EVENT_SCHEMAS, type SensorEvent } from '../ingest/event.schemas.js';
 import { BinaryMetadata, RegisterBody } from '../modules/sensors/sensor-protocol.schemas.js';
 import type { Binary } from './binaries.js';
@@ -122,6 +123,21 @@ describe('Endpoint', () => {
             if (sha256 !== undefined) assert.equal(sha256, sha256Of.get(md5));
           }
         });
+      });
+
+      it('describes its binaries as a sensor would: PNG icons on Windows programs, full signature details', () => {
+        for (const { path, metadata } of run.binaries) {
+          const hasIcon = os === 'windows' && metadata.is_executable_image === true;
+          assert.equal(metadata.icon !== undefined, hasIcon, `${path}: icon only on Windows programs`);
+          if (metadata.icon !== undefined) assert.equal(decode(Buffer.from(metadata.icon, 'base64')).width, 32);
+          const digsig = metadata.digsig!;
+          if (digsig.result === 'Signed') {
+            assert.ok(digsig.publisher && digsig.issuer && digsig.subject && digsig.sign_time, `${path}: signature details`);
+          }
+          assert.equal(digsig.result_code !== undefined, os === 'windows', `${path}: WinVerifyTrust codes on Windows only`);
+        }
+        const icons = new Set(run.binaries.flatMap((b) => (b.metadata.icon ? [b.metadata.icon] : [])));
+        if (os === 'windows') assert.ok(icons.size > 1, 'programs have icons of their own');
       });
 
       it('keeps its process tree consistent: parents start before children, and only started processes act', () => {

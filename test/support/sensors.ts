@@ -2,9 +2,10 @@
  * Sensors in tests speak the real protocol through app.inject: they register with the group's
  * install code read over the analyst API and upload events the way docs/sensor-protocol.md says.
  */
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { SensorEvent } from '../../src/ingest/event.schemas.js';
-import type { RegisterBody } from '../../src/modules/sensors/sensor-protocol.schemas.js';
+import type { BinaryMetadata, RegisterBody } from '../../src/modules/sensors/sensor-protocol.schemas.js';
 import { as, type TestApp } from './app.js';
 
 export interface TestSensor {
@@ -60,6 +61,26 @@ export function uploadEvents(
       ...(options.gzip ? { 'content-encoding': 'gzip' } : {}),
     },
     payload: options.gzip ? gzipSync(json) : json,
+  });
+}
+
+/** Metadata as a sensor reports a file: hashes and size computed from `content`, the rest given. */
+export function binaryMetadata(content: Buffer, fields: Omit<BinaryMetadata, 'md5' | 'sha256' | 'size'>): BinaryMetadata {
+  return {
+    md5: createHash('md5').update(content).digest('hex').toUpperCase(),
+    sha256: createHash('sha256').update(content).digest('hex'),
+    size: content.length,
+    ...fields,
+  };
+}
+
+/** POST /sensor/v1/binaries: metadata, with the content unless it is left out. */
+export function uploadBinary(test: TestApp, sensor: TestSensor, metadata: BinaryMetadata, content?: Buffer) {
+  return test.app.inject({
+    method: 'POST',
+    url: '/sensor/v1/binaries',
+    headers: sensor.headers,
+    payload: { metadata, ...(content ? { content: content.toString('base64') } : {}) },
   });
 }
 

@@ -1,13 +1,27 @@
 /**
- * Binaries as sensors upload them: content verified against its hashes and stored by MD5,
- * metadata and observations recorded. (The analyst side, summaries and downloads, builds on this.)
+ * Binaries: as sensors upload them (content verified against its hashes and stored by MD5,
+ * metadata and observations recorded), and as analysts read them (summary, download, icon).
+ *
+ * Visibility: a global admin sees every binary; anyone else sees a binary once it was observed
+ * on a sensor in a group they may view, and then only those observations (its endpoints, groups,
+ * host count, filenames and last-seen time). A binary nobody visible to the caller observed is a
+ * 404, as an unknown one is, so its existence does not leak.
  */
 import { createHash } from 'node:crypto';
-import { DomainError } from '../../domain/errors.js';
+import type { Readable } from 'node:stream';
+import { hasPngSignature } from 'fast-png';
+import { DomainError, NotFoundError } from '../../domain/errors.js';
+import { canViewGroup, type Principal } from '../../domain/permissions.js';
 import type { BinaryUpload } from '../sensors/sensor-protocol.schemas.js';
 import type { SensorIdentity } from '../sensors/sensors.service.js';
+import { binaryArchive } from './binary-archive.js';
 import type { BinaryContentStore } from './binary-content.js';
-import type { BinariesStore } from './binaries.store.js';
+import { binarySummary } from './binary-summary.js';
+import type { BinariesStore, BinaryObservation, BinaryRecord } from './binaries.store.js';
+import type { BinarySummary } from './binaries.schemas.js';
+import { DEFAULT_ICON_PNG } from './default-icon.js';
+
+const MD5 = /^[0-9a-f]{32}$/i;
 
 export class BinariesService {
   constructor(
@@ -24,6 +38,9 @@ export class BinariesService {
   async upload(sensor: SensorIdentity, upload: BinaryUpload): Promise<{ md5: string; stored: boolean }> {
     const { metadata } = upload;
     const md5 = metadata.md5.toLowerCase();
+    if (metadata.icon !== undefined && !hasPngSignature(Buffer.from(metadata.icon, 'base64'))) {
+      throw new DomainError('invalid_request', 'metadata.icon is not a base64 PNG', 'invalid_icon');
+    }
     let storedSize: number | undefined;
     if (upload.content !== undefined) {
       const bytes = Buffer.from(upload.content, 'base64');
@@ -34,6 +51,39 @@ export class BinariesService {
     await this.store.record(metadata, storedSize, sensor.id, this.now());
     return { md5, stored: storedSize !== undefined || (await this.content.has(md5)) };
   }
+
+  async summary(actor: Principal, md5: string): Promise<BinarySummary> {
+    const { record, observations } = await this.visible(actor, md5);
+    return binarySummary(record, observations, iconOf(record));
+  }
+
+  /** The zip of content and metadata; 404 while the server holds no content. */
+  async download(actor: Principal, md5: string): Promise<Readable> {
+    const { record } = await this.visible(actor, md5);
+    const content = record.storedSize > 0 ? await this.content.open(record.md5) : undefined;
+    if (!content) throw new NotFoundError(`The content of binary ${md5} was not uploaded`);
+    return binaryArchive(content, { timestampMs: record.firstSeenMs, origFilename: record.metadata.observed_filename });
+  }
+
+  /** The sensor's icon, or the default icon when it sent none. */
+  async icon(actor: Principal, md5: string): Promise<Buffer> {
+    return iconOf((await this.visible(actor, md5)).record);
+  }
+
+  private async visible(actor: Principal, md5: string): Promise<{ record: BinaryRecord; observations: BinaryObservation[] }> {
+    const record = MD5.test(md5) ? await this.store.get(md5.toLowerCase()) : undefined;
+    if (record) {
+      const all = await this.store.observations(record.md5);
+      const observations = actor.globalAdmin ? all : all.filter((o) => o.sensor && canViewGroup(actor, o.sensor.groupId));
+      if (observations.length > 0) return { record, observations };
+    }
+    throw new NotFoundError(`No binary with md5 ${md5}`);
+  }
+}
+
+function iconOf(record: BinaryRecord): Buffer {
+  const { icon } = record.metadata;
+  return icon === undefined ? DEFAULT_ICON_PNG : Buffer.from(icon, 'base64');
 }
 
 function verify(bytes: Buffer, metadata: BinaryUpload['metadata']): void {

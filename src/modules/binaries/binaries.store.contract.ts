@@ -2,17 +2,30 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { SqlDatabase } from '../../db/database.js';
+import { SqlSensorsStore } from '../sensors/sensors.store.js';
 import { SqlBinariesStore } from './binaries.store.js';
 
 const MD5 = 'AB'.repeat(16);
 
+async function registerSensor(db: SqlDatabase, computerName: string): Promise<number> {
+  const sensor = await new SqlSensorsStore(db).register({
+    groupId: 1, secretHash: 'hash', osType: 'windows', hostType: 'workstation', registrationMs: 1, computerName,
+    computerDnsName: '', computerSid: '', osEnvironmentDisplayString: '', buildVersionString: '006.001.002.71109',
+    buildId: 0, bootId: '1', networkAdapters: '', physicalMemorySize: 0, systemvolumeTotalSize: 0, systemvolumeFreeSize: 0,
+  });
+  return sensor.id;
+}
+
 export function binariesStoreContract(fresh: () => Promise<SqlDatabase>): void {
   it('keeps the first metadata, refreshes last-seen, and records each observation once', async () => {
-    const binaries = new SqlBinariesStore(await fresh());
+    const db = await fresh();
+    const binaries = new SqlBinariesStore(db);
+    const known = await registerSensor(db, 'WIN-A');
+    const unknown = known + 1;
     const metadata = { md5: MD5, size: 10, observed_filename: 'C:\\A\\Tool.exe', company_name: 'First' };
-    await binaries.record(metadata, undefined, 1, 100);
-    await binaries.record({ ...metadata, company_name: 'Second' }, 10, 1, 200);
-    await binaries.record({ ...metadata, observed_filename: 'D:\\tool.exe' }, undefined, 2, 300);
+    await binaries.record(metadata, undefined, known, 100);
+    await binaries.record({ ...metadata, company_name: 'Second' }, 10, known, 200);
+    await binaries.record({ ...metadata, observed_filename: 'D:\\tool.exe' }, undefined, unknown, 300);
     const record = await binaries.get(MD5.toLowerCase());
     assert.equal(record?.md5, MD5.toLowerCase(), 'md5s are kept lowercase');
     assert.equal(record?.metadata.company_name, 'First');
@@ -20,8 +33,11 @@ export function binariesStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.equal(record?.firstSeenMs, 100);
     assert.equal(record?.lastSeenMs, 300);
     assert.deepEqual(await binaries.observations(MD5), [
-      { sensorId: 1, observedFilename: 'c:\\a\\tool.exe', lastSeenMs: 200 },
-      { sensorId: 2, observedFilename: 'd:\\tool.exe', lastSeenMs: 300 },
+      {
+        sensorId: known, observedFilename: 'c:\\a\\tool.exe', lastSeenMs: 200,
+        sensor: { hostname: 'WIN-A', osType: 'windows', groupId: 1, groupName: 'Default Group' },
+      },
+      { sensorId: unknown, observedFilename: 'd:\\tool.exe', lastSeenMs: 300, sensor: undefined },
     ]);
     assert.equal(await binaries.get('0'.repeat(32)), undefined);
   });

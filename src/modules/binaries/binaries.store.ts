@@ -18,8 +18,18 @@ export interface BinaryRecord {
 
 export interface BinaryObservation {
   sensorId: number;
+  /** Lowercase, as Carbon Black lists observed filenames. */
   observedFilename: string;
   lastSeenMs: number;
+  /** The observing sensor as it is now (its current group); undefined once the server no longer knows it. */
+  sensor: ObservingSensor | undefined;
+}
+
+export interface ObservingSensor {
+  hostname: string;
+  osType: string;
+  groupId: number;
+  groupName: string;
 }
 
 export interface BinariesStore {
@@ -29,6 +39,7 @@ export interface BinariesStore {
    */
   record(metadata: BinaryMetadata, storedSize: number | undefined, sensorId: number, nowMs: number): Promise<void>;
   get(md5: string): Promise<BinaryRecord | undefined>;
+  /** Every (sensor, filename) the binary was seen as, ordered by sensor id then filename. */
   observations(md5: string): Promise<BinaryObservation[]>;
 }
 
@@ -69,10 +80,24 @@ export class SqlBinariesStore implements BinariesStore {
   }
 
   async observations(md5: string): Promise<BinaryObservation[]> {
-    const rows = await this.db.all<{ sensor_id: number; observed_filename: string; last_seen_ms: number }>(
-      'SELECT sensor_id, observed_filename, last_seen_ms FROM binary_observations WHERE md5 = ? ORDER BY sensor_id, observed_filename',
+    const rows = await this.db.all<{
+      sensor_id: number; observed_filename: string; last_seen_ms: number;
+      computer_name: string | null; os_type: string | null; group_id: number | null; group_name: string | null;
+    }>(
+      `SELECT o.sensor_id, o.observed_filename, o.last_seen_ms, s.computer_name, s.os_type, s.group_id, g.name AS group_name
+       FROM binary_observations o
+       LEFT JOIN sensors s ON s.id = o.sensor_id
+       LEFT JOIN sensor_groups g ON g.id = s.group_id
+       WHERE o.md5 = ? ORDER BY o.sensor_id, o.observed_filename`,
       [md5.toLowerCase()],
     );
-    return rows.map((row) => ({ sensorId: row.sensor_id, observedFilename: row.observed_filename, lastSeenMs: row.last_seen_ms }));
+    return rows.map((row) => ({
+      sensorId: row.sensor_id,
+      observedFilename: row.observed_filename,
+      lastSeenMs: row.last_seen_ms,
+      sensor: row.computer_name === null
+        ? undefined
+        : { hostname: row.computer_name, osType: row.os_type!, groupId: row.group_id!, groupName: row.group_name ?? '' },
+    }));
   }
 }

@@ -4,7 +4,8 @@
  * hash's name.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import type { ReadStream } from 'node:fs';
+import { type FileHandle, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export class BinaryContentStore {
@@ -31,12 +32,23 @@ export class BinaryContentStore {
     await rename(temporary, target);
   }
 
-  /** The content, or undefined when it was never stored. */
-  async get(md5: string): Promise<Buffer | undefined> {
+  /**
+   * A stream of the content and its size, or undefined when it was never stored. The file is
+   * opened before this resolves, so the stream cannot miss it later; the stream closes it.
+   */
+  async open(md5: string): Promise<{ stream: ReadStream; size: number } | undefined> {
+    let handle: FileHandle;
     try {
-      return await readFile(this.pathOf(md5));
+      handle = await open(this.pathOf(md5));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    try {
+      const { size } = await handle.stat();
+      return { stream: handle.createReadStream(), size };
+    } catch (error) {
+      await handle.close();
       throw error;
     }
   }

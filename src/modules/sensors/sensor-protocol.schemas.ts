@@ -103,13 +103,13 @@ export const DigitalSignature = Type.Object({
     ['Signed', 'Unsigned', 'Expired', 'Bad Signature', 'Invalid Signature', 'Invalid Chain', 'Untrusted Root', 'Explicit Distrust']
       .map((value) => Type.Literal(value)),
   ),
-  result_code: Type.Optional(Type.String({ maxLength: 32 })),
+  result_code: Type.Optional(Type.String({ maxLength: 32, description: 'the verification\'s HRESULT, decimal ("0" when signed)' })),
   publisher: Type.Optional(Short),
   issuer: Type.Optional(Short),
   subject: Type.Optional(Short),
   prog_name: Type.Optional(Short),
   sign_time: Type.Optional(Type.Integer({ minimum: 0, description: 'epoch ms' })),
-});
+}, { description: 'left out when the sensor could not check the signature: the binary then shows "(Unknown)"' });
 
 const VersionText = Type.Optional(Type.String({ maxLength: 1024 }));
 
@@ -133,7 +133,7 @@ export const BinaryMetadata = Type.Object({
   is_executable_image: Type.Optional(Type.Boolean()),
   is_64bit: Type.Optional(Type.Boolean()),
   digsig: Type.Optional(DigitalSignature),
-  icon: Type.Optional(Type.String({ maxLength: 1_000_000, description: 'base64 PNG' })),
+  icon: Type.Optional(Type.String({ maxLength: 1_000_000, description: 'base64 PNG (anything else is refused: invalid_icon)' })),
 });
 export type BinaryMetadata = Static<typeof BinaryMetadata>;
 
