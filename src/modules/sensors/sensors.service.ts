@@ -1,13 +1,21 @@
 /**
- * The server side of the sensor protocol's control plane: install codes, registration, sensor
- * authentication and check-ins (docs/sensor-protocol.md), and the per-sensor ingest counters.
+ * Sensors from both sides. The sensor protocol's control plane: install codes, registration,
+ * sensor authentication and check-ins (docs/sensor-protocol.md). The analyst's: reading sensors
+ * (each caller sees the sensors of the groups they may view), requesting isolation, restart,
+ * uninstall or a group move (administrators of the group), statistics and ingest counters.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
+import { ForbiddenError, InvalidRequestError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
 import { canAdministerGroup, canViewGroup, requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
+import { parseClientTime } from '../../domain/record-time.js';
 import { digestsEqual } from '../users/credentials.js';
+import { toWire } from './sensor-record.js';
+import { planUpdate, type SensorRequest } from './sensor-requests.js';
 import type { CheckinBody, CheckinReply, Instruction, RegisterBody, RegisterReply } from './sensor-protocol.schemas.js';
-import type { HostType, OsType, SensorRecord, SensorsStore } from './sensors.store.js';
+import type {
+  Sensor, SensorListQuery, SensorSearchQuery, SensorSearchReply, SensorSortColumn, SensorStatistics, SensorUpdateBody,
+} from './sensors.schemas.js';
+import type { HostType, OsType, SensorFilter, SensorRecord, SensorSort, SensorsStore } from './sensors.store.js';
 
 /** What the ingest pipeline needs to know about the sensor that sent a batch. */
 export interface SensorIdentity {
@@ -28,6 +36,22 @@ export interface GroupDirectory {
 }
 
 const AUTHORIZATION = /^Sensor (\d{1,10}):([0-9a-f]{64})$/;
+
+const DAY_MS = 86_400_000;
+
+const SORTS: Record<SensorSortColumn, SensorSort> = {
+  id: 'id',
+  computer_name: 'computerName',
+  computer_dns_name: 'computerDnsName',
+  group_id: 'groupId',
+  os_environment_display_string: 'osEnvironment',
+  build_version_string: 'buildVersion',
+  registration_time: 'registration',
+  last_checkin_time: 'lastCheckin',
+};
+
+/** The filters both listings take; `q` is cbapi's where() text, one "<field>:<value>". */
+type FilterParams = Pick<SensorSearchQuery, 'hostname' | 'ip' | 'groupid' | 'q'>;
 
 export class SensorsService {
   constructor(
@@ -119,14 +143,82 @@ export class SensorsService {
     };
   }
 
+  /** Every sensor the caller can see that the filters cover (GET /api/v1/sensor), by id. */
+  async list(actor: Principal, query: SensorListQuery): Promise<Sensor[]> {
+    const now = this.now();
+    const filter = filterOf(actor, query);
+    if (query.inactive_filter_days !== undefined) filter.activeSinceMs = now - query.inactive_filter_days * DAY_MS;
+    return (await this.store.list(filter)).map((sensor) => this.wire(sensor, now));
+  }
+
+  /** One page of them in a total order (GET /api/v2/sensor): iterating the pages meets every sensor once. */
+  async search(actor: Principal, query: SensorSearchQuery): Promise<SensorSearchReply> {
+    const now = this.now();
+    const filter = filterOf(actor, query);
+    const rows = query.rows ?? 10;
+    const [total, page] = await Promise.all([
+      this.store.count(filter),
+      rows === 0 ? [] : this.store.list(filter, {
+        sort: SORTS[query['sort.col'] ?? 'id'], descending: query['sort.dir'] === 'desc', start: query.start ?? 0, rows,
+      }),
+    ]);
+    return { results: page.map((sensor) => this.wire(sensor, now)), total_results: total, facets: {} };
+  }
+
+  async get(actor: Principal, id: number): Promise<Sensor> {
+    return this.wire(await this.visible(actor, id), this.now());
+  }
+
+  /**
+   * Applies an analyst's PUT (sensor-requests.ts says what it does). Changing a sensor takes
+   * administrator access to its group, and moving it administrator access to the new one too.
+   */
+  async update(actor: Principal, id: number, body: SensorUpdateBody): Promise<void> {
+    const current = await this.visible(actor, id);
+    const mayChange = (sensor: SensorRecord) => {
+      if (!canAdministerGroup(actor, sensor.groupId)) throw new ForbiddenError(`No administrator access to sensor group ${sensor.groupId}`);
+    };
+    mayChange(current);
+    const target = body.group_id;
+    if (target !== undefined && target !== current.groupId) {
+      if (!canAdministerGroup(actor, target)) throw new ForbiddenError(`No administrator access to sensor group ${target}`);
+      if (!(await this.groups.get(target))) throw new InvalidRequestError(`group_id: no sensor group with id ${target}`);
+    }
+    const request = { ...requestOf(body), groupId: target };
+    // Decided again inside the store's transaction, on the sensor as it is then.
+    await this.store.modify(id, (latest) => {
+      mayChange(latest);
+      return planUpdate(latest, request);
+    }, this.now());
+  }
+
+  async statistics(actor: Principal): Promise<SensorStatistics> {
+    const filter = filterOf(actor, {});
+    const [all, active] = await Promise.all([
+      this.store.count(filter),
+      this.store.count({ ...filter, activeSinceMs: this.now() - DAY_MS }),
+    ]);
+    return { sensor_count: all, active_sensor_count: active, num_eventlog_bytes: 0, num_storefile_bytes: 0 };
+  }
+
+  /** The sensor, when the caller may view its group; NotFoundError alike for both, so ids reveal nothing. */
+  private async visible(actor: Principal, id: number): Promise<SensorRecord> {
+    const sensor = await this.store.get(id);
+    if (!sensor || !canViewGroup(actor, sensor.groupId)) throw new NotFoundError(`No sensor with id ${id}`);
+    return sensor;
+  }
+
+  private wire(sensor: SensorRecord, now: number): Sensor {
+    return toWire(sensor, now, this.timings.checkinIntervalSeconds);
+  }
+
   /** Ingest counters of one sensor (anyone who can view its group) or of all (global admins). */
   async ingestCounters(actor: Principal, sensorId?: number): Promise<Record<string, number>> {
     if (sensorId === undefined) {
       requireGlobalAdmin(actor, 'read server-wide ingest counters');
       return this.store.counters();
     }
-    const sensor = await this.store.get(sensorId);
-    if (!sensor || !canViewGroup(actor, sensor.groupId)) throw new NotFoundError(`No sensor with id ${sensorId}`);
+    await this.visible(actor, sensorId);
     return this.store.counters(sensorId);
   }
 }
@@ -148,4 +240,46 @@ function identityOf(sensor: SensorRecord): SensorIdentity {
 /** Carbon Black's network_adapters text: "<ip>,<mac>|" per adapter. */
 function formatAdapters(adapters: RegisterBody['network_adapters']): string | undefined {
   return adapters?.map((adapter) => `${adapter.ip},${adapter.mac.toLowerCase()}|`).join('');
+}
+
+/**
+ * The store filter of a listing: the caller's visible groups (narrowed to groupid), and ip or
+ * hostname; as Carbon Black documented, when both are given only ip is used.
+ */
+function filterOf(actor: Principal, params: FilterParams): SensorFilter {
+  const { hostname, ip, groupid } = { ...params, ...whereOf(params.q) };
+  const visible = actor.globalAdmin ? undefined : [...actor.groupAccess.keys()].filter((group) => canViewGroup(actor, group));
+  const groupIds = groupid === undefined ? visible : visible === undefined || visible.includes(groupid) ? [groupid] : [];
+  return { groupIds, ip, hostname: ip === undefined ? hostname : undefined };
+}
+
+const IP_TEXT = /^[0-9A-Fa-f.:]{1,45}$/;
+
+/** cbapi's where("<field>:<value>") arrives as q; the same three fields as the parameters. */
+function whereOf(q: string | undefined): Omit<FilterParams, 'q'> {
+  if (q === undefined || q === '') return {};
+  const colon = q.indexOf(':');
+  const field = q.slice(0, colon);
+  const value = q.slice(colon + 1);
+  if (colon > 0 && value !== '') {
+    if (field === 'hostname') return { hostname: value };
+    if (field === 'ip' && IP_TEXT.test(value)) return { ip: value };
+    if (field === 'groupid' && /^[1-9][0-9]{0,9}$/.test(value)) return { groupid: Number(value) };
+  }
+  throw new InvalidRequestError(`q: expected hostname:<text>, ip:<address text> or groupid:<id>, not ${JSON.stringify(q)}`);
+}
+
+function requestOf(body: SensorUpdateBody): SensorRequest {
+  const flush = body.event_log_flush_time;
+  const eventLogFlushMs = flush === undefined || flush === null ? flush : parseClientTime(flush);
+  if (eventLogFlushMs === undefined && typeof flush === 'string') {
+    throw new InvalidRequestError(`event_log_flush_time: not a time: ${JSON.stringify(flush)}`);
+  }
+  return {
+    networkIsolationEnabled: body.network_isolation_enabled,
+    restartQueued: body.restart_queued,
+    uninstall: body.uninstall,
+    notes: body.notes,
+    eventLogFlushMs,
+  };
 }
