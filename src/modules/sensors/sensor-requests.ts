@@ -6,7 +6,9 @@
  * isolation phases (reference core §6.4). The newest request wins: it withdraws any contrary
  * instruction still pending, so a sensor never receives isolate and unisolate at once.
  */
-import { ConflictError } from '../../domain/errors.js';
+import { ConflictError, InvalidRequestError } from '../../domain/errors.js';
+import { parseClientTime } from '../../domain/record-time.js';
+import type { SensorUpdateBody } from './sensors.schemas.js';
 import type { SensorChanges, SensorRecord, SensorUpdate } from './sensors.store.js';
 
 export interface SensorRequest {
@@ -46,4 +48,20 @@ export function planUpdate(current: SensorRecord, request: SensorRequest): Senso
   }
 
   return { changes, withdraw, enqueue };
+}
+
+/** The request a PUT body makes; the group move is checked by the service first. */
+export function requestOf(body: SensorUpdateBody): SensorRequest {
+  const flush = body.event_log_flush_time;
+  const eventLogFlushMs = flush === undefined || flush === null ? flush : parseClientTime(flush);
+  if (eventLogFlushMs === undefined && typeof flush === 'string') {
+    throw new InvalidRequestError(`event_log_flush_time: not a time: ${JSON.stringify(flush)}`);
+  }
+  return {
+    networkIsolationEnabled: body.network_isolation_enabled,
+    restartQueued: body.restart_queued,
+    uninstall: body.uninstall,
+    notes: body.notes,
+    eventLogFlushMs,
+  };
 }

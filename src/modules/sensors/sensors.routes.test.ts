@@ -99,6 +99,7 @@ describe('sensors API', () => {
     assert.deepEqual(await list('ip=172.20&hostname=ALPHA'), [alpha.id, beta.id], 'ip alone counts when both are given');
     assert.deepEqual(await list(`groupid=${group}&hostname=BETA`), [beta.id]);
     assert.deepEqual(await list('inactive_filter_days=1&hostname=-WEB'), [alpha.id, beta.id]);
+    assert.deepEqual(await list('inactive_filter_days=0&hostname=-WEB'), [alpha.id, beta.id], '0 is no limit');
     for (const bad of ['groupid=abc', 'ip=10.0.0.1%7C', 'hostname=']) {
       assert.equal((await get(`/api/v1/sensor?${bad}`)).statusCode, 400, bad);
     }
@@ -186,6 +187,8 @@ describe('sensors API', () => {
     assert.equal(record.notes, 'Finance laptop');
     assert.match(record.event_log_flush_time, RECORD_TIME);
     assert.equal(Date.parse(record.event_log_flush_time.replace(' ', 'T')), Date.UTC(2020, 0, 1));
+    assert.equal((await put(sensor.id, record)).statusCode, 204, 'the record as read goes back unchanged');
+    assert.equal((await get(`/api/v1/sensor/${sensor.id}`)).json().event_log_flush_time, record.event_log_flush_time);
     assert.equal((await put(sensor.id, { notes: null, event_log_flush_time: null })).statusCode, 204);
     assert.deepEqual(
       [(await get(`/api/v1/sensor/${sensor.id}`)).json().notes, (await get(`/api/v1/sensor/${sensor.id}`)).json().event_log_flush_time],
@@ -196,6 +199,16 @@ describe('sensors API', () => {
     assert.match(bad.json().message, /event_log_flush_time/);
     assert.equal((await put(sensor.id, { network_isolation_enabled: 'maybe' })).statusCode, 400);
     assert.equal((await put(99999, { notes: 'x' })).statusCode, 404);
+  });
+
+  it('answers the diagnostics lists cbapi reads (queued, activity, resource status), empty, for visible sensors only', async () => {
+    const sensor = await registerSensor(test);
+    for (const list of ['queued', 'activity', 'resourcestatus']) {
+      const response = await get(`/api/v1/sensor/${sensor.id}/${list}`);
+      assert.equal(response.statusCode, 200, list);
+      assert.deepEqual(response.json(), []);
+      assert.equal((await get(`/api/v1/sensor/99999/${list}`)).statusCode, 404, list);
+    }
   });
 
   it('counts every sensor and the ones seen in the last day for a global admin', async () => {

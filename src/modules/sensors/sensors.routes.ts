@@ -58,6 +58,15 @@ export const sensorsRoutes: FastifyPluginAsyncTypebox<{ sensors: SensorsService 
     return reply.code(204).send(null);
   });
 
+  for (const diagnostics of ['queued', 'activity', 'resourcestatus']) {
+    app.get(`/api/v1/sensor/:id/${diagnostics}`, {
+      schema: {
+        tags, summary: `The sensor's ${diagnostics} diagnostics: always empty, as Vigil sensors stream and keep no backlog`,
+        params: SensorParams, response: { 200: Type.Array(Type.Object({})) },
+      },
+    }, (request) => sensors.diagnostics(request.principal, request.params.id));
+  }
+
   app.get('/api/v1/group/:id/install_code', {
     schema: {
       tags, summary: 'The install code sensors present to register into this group (group administrators)',

@@ -7,15 +7,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ForbiddenError, InvalidRequestError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
 import { canAdministerGroup, canViewGroup, requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
-import { parseClientTime } from '../../domain/record-time.js';
 import { digestsEqual } from '../users/credentials.js';
 import { toWire } from './sensor-record.js';
-import { planUpdate, type SensorRequest } from './sensor-requests.js';
+import { filterOf, pageOf } from './sensor-filters.js';
+import { planUpdate, requestOf } from './sensor-requests.js';
 import type { CheckinBody, CheckinReply, Instruction, RegisterBody, RegisterReply } from './sensor-protocol.schemas.js';
 import type {
-  Sensor, SensorListQuery, SensorSearchQuery, SensorSearchReply, SensorSortColumn, SensorStatistics, SensorUpdateBody,
+  Sensor, SensorListQuery, SensorSearchQuery, SensorSearchReply, SensorStatistics, SensorUpdateBody,
 } from './sensors.schemas.js';
-import type { HostType, OsType, SensorFilter, SensorRecord, SensorSort, SensorsStore } from './sensors.store.js';
+import type { HostType, OsType, SensorRecord, SensorsStore } from './sensors.store.js';
 
 /** What the ingest pipeline needs to know about the sensor that sent a batch. */
 export interface SensorIdentity {
@@ -39,19 +39,6 @@ const AUTHORIZATION = /^Sensor (\d{1,10}):([0-9a-f]{64})$/;
 
 const DAY_MS = 86_400_000;
 
-const SORTS: Record<SensorSortColumn, SensorSort> = {
-  id: 'id',
-  computer_name: 'computerName',
-  computer_dns_name: 'computerDnsName',
-  group_id: 'groupId',
-  os_environment_display_string: 'osEnvironment',
-  build_version_string: 'buildVersion',
-  registration_time: 'registration',
-  last_checkin_time: 'lastCheckin',
-};
-
-/** The filters both listings take; `q` is cbapi's where() text, one "<field>:<value>". */
-type FilterParams = Pick<SensorSearchQuery, 'hostname' | 'ip' | 'groupid' | 'q'>;
 
 export class SensorsService {
   constructor(
@@ -147,7 +134,8 @@ export class SensorsService {
   async list(actor: Principal, query: SensorListQuery): Promise<Sensor[]> {
     const now = this.now();
     const filter = filterOf(actor, query);
-    if (query.inactive_filter_days !== undefined) filter.activeSinceMs = now - query.inactive_filter_days * DAY_MS;
+    // Clients send 0 for "no limit".
+    if (query.inactive_filter_days) filter.activeSinceMs = now - query.inactive_filter_days * DAY_MS;
     return (await this.store.list(filter)).map((sensor) => this.wire(sensor, now));
   }
 
@@ -155,14 +143,12 @@ export class SensorsService {
   async search(actor: Principal, query: SensorSearchQuery): Promise<SensorSearchReply> {
     const now = this.now();
     const filter = filterOf(actor, query);
-    const rows = query.rows ?? 10;
-    const [total, page] = await Promise.all([
+    const page = pageOf(query);
+    const [total, sensors] = await Promise.all([
       this.store.count(filter),
-      rows === 0 ? [] : this.store.list(filter, {
-        sort: SORTS[query['sort.col'] ?? 'id'], descending: query['sort.dir'] === 'desc', start: query.start ?? 0, rows,
-      }),
+      page.rows === 0 ? [] : this.store.list(filter, page),
     ]);
-    return { results: page.map((sensor) => this.wire(sensor, now)), total_results: total, facets: {} };
+    return { results: sensors.map((sensor) => this.wire(sensor, now)), total_results: total, facets: {} };
   }
 
   async get(actor: Principal, id: number): Promise<Sensor> {
@@ -190,6 +176,16 @@ export class SensorsService {
       mayChange(latest);
       return planUpdate(latest, request);
     }, this.now());
+  }
+
+  /**
+   * The sensor's diagnostics lists (queued, activity, resource status). Vigil sensors stream
+   * their events, so nothing is ever queued, and report no such diagnostics: always empty, but
+   * only for a sensor the caller can see, as cbapi's Sensor properties expect.
+   */
+  async diagnostics(actor: Principal, id: number): Promise<never[]> {
+    await this.visible(actor, id);
+    return [];
   }
 
   async statistics(actor: Principal): Promise<SensorStatistics> {
@@ -240,46 +236,4 @@ function identityOf(sensor: SensorRecord): SensorIdentity {
 /** Carbon Black's network_adapters text: "<ip>,<mac>|" per adapter. */
 function formatAdapters(adapters: RegisterBody['network_adapters']): string | undefined {
   return adapters?.map((adapter) => `${adapter.ip},${adapter.mac.toLowerCase()}|`).join('');
-}
-
-/**
- * The store filter of a listing: the caller's visible groups (narrowed to groupid), and ip or
- * hostname; as Carbon Black documented, when both are given only ip is used.
- */
-function filterOf(actor: Principal, params: FilterParams): SensorFilter {
-  const { hostname, ip, groupid } = { ...params, ...whereOf(params.q) };
-  const visible = actor.globalAdmin ? undefined : [...actor.groupAccess.keys()].filter((group) => canViewGroup(actor, group));
-  const groupIds = groupid === undefined ? visible : visible === undefined || visible.includes(groupid) ? [groupid] : [];
-  return { groupIds, ip, hostname: ip === undefined ? hostname : undefined };
-}
-
-const IP_TEXT = /^[0-9A-Fa-f.:]{1,45}$/;
-
-/** cbapi's where("<field>:<value>") arrives as q; the same three fields as the parameters. */
-function whereOf(q: string | undefined): Omit<FilterParams, 'q'> {
-  if (q === undefined || q === '') return {};
-  const colon = q.indexOf(':');
-  const field = q.slice(0, colon);
-  const value = q.slice(colon + 1);
-  if (colon > 0 && value !== '') {
-    if (field === 'hostname') return { hostname: value };
-    if (field === 'ip' && IP_TEXT.test(value)) return { ip: value };
-    if (field === 'groupid' && /^[1-9][0-9]{0,9}$/.test(value)) return { groupid: Number(value) };
-  }
-  throw new InvalidRequestError(`q: expected hostname:<text>, ip:<address text> or groupid:<id>, not ${JSON.stringify(q)}`);
-}
-
-function requestOf(body: SensorUpdateBody): SensorRequest {
-  const flush = body.event_log_flush_time;
-  const eventLogFlushMs = flush === undefined || flush === null ? flush : parseClientTime(flush);
-  if (eventLogFlushMs === undefined && typeof flush === 'string') {
-    throw new InvalidRequestError(`event_log_flush_time: not a time: ${JSON.stringify(flush)}`);
-  }
-  return {
-    networkIsolationEnabled: body.network_isolation_enabled,
-    restartQueued: body.restart_queued,
-    uninstall: body.uninstall,
-    notes: body.notes,
-    eventLogFlushMs,
-  };
 }
