@@ -39,7 +39,6 @@ const AUTHORIZATION = /^Sensor (\d{1,10}):([0-9a-f]{64})$/;
 
 const DAY_MS = 86_400_000;
 
-
 export class SensorsService {
   constructor(
     private readonly store: SensorsStore,
