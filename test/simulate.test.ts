@@ -153,25 +153,30 @@ describe('vigil simulate against a real server', () => {
     }
   });
 
-  it('applies isolate and unisolate instructions, acknowledges them, and reports its isolation', async () => {
-    // Nothing in the API queues instructions yet (isolation will); the store can.
+  it('obeys isolation requested over the API as cbapi does it, reports it, and keeps checking in while isolated', async () => {
+    const name = new Endpoint({ seed: 'isolation', index: 0, startMs: 0 }).facts.computer_name;
+    const running = simulate(options({ sensors: 1, seed: 'isolation', processes: undefined, durationS: 4, rate: 1000, checkinIntervalS: 0.1 }));
+    const api = (method: 'GET' | 'PUT', url: string, payload?: object) => test.app.inject({ method, url, headers: as(test.adminToken), payload });
+    const id = await eventually('the sensor to register', async () => {
+      const found = (await api('GET', `/api/v1/sensor?hostname=${name}`)).json() as { id: number }[];
+      return found[0]?.id;
+    });
+    const record = async () => (await api('GET', `/api/v1/sensor/${id}`)).json() as { is_isolating: boolean; last_checkin_time: string };
+
+    // cbapi's Sensor.isolate(): PUT the request, then read the sensor until it reports isolation.
+    assert.equal((await api('PUT', `/api/v1/sensor/${id}`, { network_isolation_enabled: true })).statusCode, 204);
+    await eventually('isolation', async () => ((await record()).is_isolating ? true : undefined));
+    const isolatedAt = (await record()).last_checkin_time;
+    await eventually('a check-in while isolated', async () => ((await record()).last_checkin_time !== isolatedAt ? true : undefined));
+    assert.equal((await record()).is_isolating, true);
+
+    // An instruction the simulator has no use for is acknowledged all the same.
     const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
     after(() => db.close());
     const store = new SqlSensorsStore(db);
-    const name = new Endpoint({ seed: 'isolation', index: 0, startMs: 0 }).facts.computer_name;
-    const running = simulate(options({ sensors: 1, seed: 'isolation', processes: undefined, durationS: 4, rate: 1000, checkinIntervalS: 0.1 }));
-
-    const id = await eventually('the sensor to register', async () => {
-      for (let candidate = 1; candidate < 100; candidate++) {
-        if ((await store.get(candidate))?.computerName === name) return candidate;
-      }
-      return undefined;
-    });
-    await store.enqueueInstruction(id, 'isolate', undefined, Date.now());
-    await eventually('isolation', async () => ((await store.get(id))!.isIsolating ? true : undefined));
     await store.enqueueInstruction(id, 'live_response', { session_id: 1, command_id: 1, name: 'process list' }, Date.now());
-    await store.enqueueInstruction(id, 'unisolate', undefined, Date.now());
-    await eventually('the end of isolation', async () => ((await store.get(id))!.isIsolating ? undefined : true));
+    assert.equal((await api('PUT', `/api/v1/sensor/${id}`, { network_isolation_enabled: false })).statusCode, 204);
+    await eventually('the end of isolation', async () => ((await record()).is_isolating ? undefined : true));
 
     const summary = await running;
     assert.deepEqual(summary.errors, []);

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { SensorEvent } from '../../src/ingest/event.schemas.js';
-import type { BinaryMetadata, RegisterBody } from '../../src/modules/sensors/sensor-protocol.schemas.js';
+import type { BinaryMetadata, CheckinBody, CheckinReply, RegisterBody } from '../../src/modules/sensors/sensor-protocol.schemas.js';
 import { as, type TestApp } from './app.js';
 
 export interface TestSensor {
@@ -42,6 +42,15 @@ export async function registerSensor(test: TestApp, overrides: Partial<RegisterB
   if (response.statusCode !== 200) throw new Error(`register: ${response.statusCode} ${response.body}`);
   const { sensor_id: id, sensor_secret: secret } = response.json();
   return { id, secret, headers: { authorization: `Sensor ${id}:${secret}` } };
+}
+
+/** One check-in as the sensor's clock says now; the server's reply (an error unless 200). */
+export async function checkin(test: TestApp, sensor: TestSensor, body: Partial<CheckinBody> = {}): Promise<CheckinReply> {
+  const response = await test.app.inject({
+    method: 'POST', url: '/sensor/v1/checkin', headers: sensor.headers, payload: { sensor_time: Date.now(), ...body },
+  });
+  if (response.statusCode !== 200) throw new Error(`check-in: ${response.statusCode} ${response.body}`);
+  return response.json();
 }
 
 export function uploadEvents(

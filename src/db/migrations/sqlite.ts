@@ -257,4 +257,28 @@ export const sqliteMigrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 5,
+    name: 'sensor requests from analysts and the ip filter',
+    sql: `
+      -- event_log_flush_ms: the flush deadline an analyst set (null: none). uninstalled_ms: when the
+      -- sensor confirmed an uninstall instruction.
+      ALTER TABLE sensors ADD COLUMN event_log_flush_ms INTEGER;
+      ALTER TABLE sensors ADD COLUMN uninstalled_ms INTEGER;
+
+      -- The addresses of network_adapters alone, as "|10.1.2.3|10.9.9.9|", so that the ip filter
+      -- matches addresses and never a MAC. Filled from network_adapters ("ip,mac|" repeated) for
+      -- sensors registered before this column existed.
+      ALTER TABLE sensors ADD COLUMN ip_addresses TEXT NOT NULL DEFAULT '';
+      WITH RECURSIVE split (id, rest, ips) AS (
+        SELECT id, network_adapters, '|' FROM sensors
+        UNION ALL
+        SELECT id, substr(rest, instr(rest, '|') + 1), ips || substr(rest, 1, instr(rest, ',') - 1) || '|'
+        FROM split WHERE instr(rest, '|') > 0
+      )
+      UPDATE sensors SET ip_addresses = (
+        SELECT CASE WHEN ips = '|' THEN '' ELSE ips END FROM split WHERE split.id = sensors.id AND instr(split.rest, '|') = 0
+      );
+    `,
+  },
 ];

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
+import { registerSensor } from '../../../test/support/sensors.js';
 
 /** Every field of reference core §7.2, with the JSON type it must have. */
 const FIELD_TYPES: Record<string, string> = {
@@ -123,6 +124,17 @@ describe('sensor groups API', () => {
     const defaultGroup = await test.app.inject({ method: 'DELETE', url: '/api/group/1', headers: admin() });
     assert.equal(defaultGroup.statusCode, 403);
     assert.equal((await test.app.inject({ url: '/api/group/1', headers: admin() })).statusCode, 200);
+  });
+
+  it('keeps a group that holds sensors, answering 409 until they are moved out', async () => {
+    const id = await createGroup({ name: 'Occupied' });
+    const sensor = await registerSensor(test, {}, id);
+    const refused = await test.app.inject({ method: 'DELETE', url: `/api/group/${id}`, headers: admin() });
+    assert.equal(refused.statusCode, 409);
+    assert.match(refused.json().message, /sensors/);
+    const moved = await test.app.inject({ method: 'PUT', url: `/api/v1/sensor/${sensor.id}`, headers: admin(), payload: { group_id: 1 } });
+    assert.equal(moved.statusCode, 204);
+    assert.equal((await test.app.inject({ method: 'DELETE', url: `/api/group/${id}`, headers: admin() })).statusCode, 200);
   });
 
   it('answers 404 for an unknown id and 400 for one that is not an integer', async () => {

@@ -62,7 +62,10 @@ export interface GroupsStore {
   list(): Promise<GroupRecord[]>;
   /** Applies the changes in one transaction; undefined when there is no such group. Same errors as create. */
   update(id: number, changes: GroupChanges): Promise<GroupRecord | undefined>;
-  /** Removes the group and every team's access to it; false when there was no such group. */
+  /**
+   * Removes the group and every team's access to it; false when there was no such group.
+   * ConflictError while sensors are in it.
+   */
   delete(id: number): Promise<boolean>;
 }
 
@@ -98,7 +101,9 @@ export class SqlGroupsStore implements GroupsStore {
   async list(): Promise<GroupRecord[]> {
     const rows = await this.db.all<GroupRow>(`SELECT ${GROUP_COLUMNS} FROM sensor_groups ORDER BY id`);
     const access = await teamAccessGrid(this.db);
-    return rows.map((row) => toRecord(row, access(row.id)));
+    const counts = await this.db.all<{ group_id: number; n: number }>('SELECT group_id, COUNT(*) AS n FROM sensors GROUP BY group_id');
+    const hosts = new Map(counts.map((count) => [count.group_id, Number(count.n)]));
+    return rows.map((row) => toRecord(row, access(row.id), hosts.get(row.id) ?? 0));
   }
 
   update(id: number, changes: GroupChanges): Promise<GroupRecord | undefined> {
@@ -119,13 +124,19 @@ export class SqlGroupsStore implements GroupsStore {
   }
 
   async delete(id: number): Promise<boolean> {
-    return (await this.db.run('DELETE FROM sensor_groups WHERE id = ?', [id])).changes > 0;
+    try {
+      return (await this.db.run('DELETE FROM sensor_groups WHERE id = ?', [id])).changes > 0;
+    } catch (error) {
+      if (error instanceof ForeignKeyViolation) throw new ConflictError(`Sensor group ${id} still holds sensors; move them to another group first`);
+      throw error;
+    }
   }
 
   private async fetch(db: SqlExecutor, id: number): Promise<GroupRecord | undefined> {
     const row = await db.get<GroupRow>(`SELECT ${GROUP_COLUMNS} FROM sensor_groups WHERE id = ?`, [id]);
     if (!row) return undefined;
-    return toRecord(row, (await teamAccessGrid(db, id))(row.id));
+    const hosts = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM sensors WHERE group_id = ?', [id]);
+    return toRecord(row, (await teamAccessGrid(db, id))(row.id), Number(hosts?.n ?? 0));
   }
 
   private async translatingErrors<T>(name: string, work: () => Promise<T>): Promise<T> {
@@ -183,14 +194,13 @@ function parseSettings(text: string): Partial<GroupSettings> {
   return JSON.parse(text) as Partial<GroupSettings>;
 }
 
-function toRecord(row: GroupRow, teamAccess: GroupTeamAccess[]): GroupRecord {
+function toRecord(row: GroupRow, teamAccess: GroupTeamAccess[], numberOfHosts: number): GroupRecord {
   return {
     id: row.id,
     name: row.name,
     siteId: row.site_id,
     settings: parseSettings(row.settings),
-    // Counted from the sensors of the group once sensors are stored; until then no group has any.
-    numberOfHosts: 0,
+    numberOfHosts,
     teamAccess,
   };
 }

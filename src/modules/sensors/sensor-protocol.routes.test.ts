@@ -50,7 +50,7 @@ describe('sensor protocol', () => {
 
   it('records check-ins and hands out instructions until they are acknowledged', async () => {
     const sensor = await registerSensor(test, { computer_name: 'WIN-CHECK-01' });
-    // Nothing in the API queues instructions yet (isolation and live response will); the store can.
+    // Queued through the store: what the API's requests queue is tested in sensor-isolation.test.ts.
     const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
     after(() => db.close());
     const store = new SqlSensorsStore(db);

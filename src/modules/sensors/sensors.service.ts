@@ -1,12 +1,20 @@
 /**
- * The server side of the sensor protocol's control plane: install codes, registration, sensor
- * authentication and check-ins (docs/sensor-protocol.md), and the per-sensor ingest counters.
+ * Sensors from both sides. The sensor protocol's control plane: install codes, registration,
+ * sensor authentication and check-ins (docs/sensor-protocol.md). The analyst's: reading sensors
+ * (each caller sees the sensors of the groups they may view), requesting isolation, restart,
+ * uninstall or a group move (administrators of the group), statistics and ingest counters.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
+import { ForbiddenError, InvalidRequestError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
 import { canAdministerGroup, canViewGroup, requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import { digestsEqual } from '../users/credentials.js';
+import { toWire } from './sensor-record.js';
+import { filterOf, pageOf } from './sensor-filters.js';
+import { planUpdate, requestOf } from './sensor-requests.js';
 import type { CheckinBody, CheckinReply, Instruction, RegisterBody, RegisterReply } from './sensor-protocol.schemas.js';
+import type {
+  Sensor, SensorListQuery, SensorSearchQuery, SensorSearchReply, SensorStatistics, SensorUpdateBody,
+} from './sensors.schemas.js';
 import type { HostType, OsType, SensorRecord, SensorsStore } from './sensors.store.js';
 
 /** What the ingest pipeline needs to know about the sensor that sent a batch. */
@@ -28,6 +36,8 @@ export interface GroupDirectory {
 }
 
 const AUTHORIZATION = /^Sensor (\d{1,10}):([0-9a-f]{64})$/;
+
+const DAY_MS = 86_400_000;
 
 export class SensorsService {
   constructor(
@@ -119,14 +129,91 @@ export class SensorsService {
     };
   }
 
+  /** Every sensor the caller can see that the filters cover (GET /api/v1/sensor), by id. */
+  async list(actor: Principal, query: SensorListQuery): Promise<Sensor[]> {
+    const now = this.now();
+    const filter = filterOf(actor, query);
+    // Clients send 0 for "no limit".
+    if (query.inactive_filter_days) filter.activeSinceMs = now - query.inactive_filter_days * DAY_MS;
+    return (await this.store.list(filter)).map((sensor) => this.wire(sensor, now));
+  }
+
+  /** One page of them in a total order (GET /api/v2/sensor): iterating the pages meets every sensor once. */
+  async search(actor: Principal, query: SensorSearchQuery): Promise<SensorSearchReply> {
+    const now = this.now();
+    const filter = filterOf(actor, query);
+    const page = pageOf(query);
+    const [total, sensors] = await Promise.all([
+      this.store.count(filter),
+      page.rows === 0 ? [] : this.store.list(filter, page),
+    ]);
+    return { results: sensors.map((sensor) => this.wire(sensor, now)), total_results: total, facets: {} };
+  }
+
+  async get(actor: Principal, id: number): Promise<Sensor> {
+    return this.wire(await this.visible(actor, id), this.now());
+  }
+
+  /**
+   * Applies an analyst's PUT (sensor-requests.ts says what it does). Changing a sensor takes
+   * administrator access to its group, and moving it administrator access to the new one too.
+   */
+  async update(actor: Principal, id: number, body: SensorUpdateBody): Promise<void> {
+    const current = await this.visible(actor, id);
+    const mayChange = (sensor: SensorRecord) => {
+      if (!canAdministerGroup(actor, sensor.groupId)) throw new ForbiddenError(`No administrator access to sensor group ${sensor.groupId}`);
+    };
+    mayChange(current);
+    const target = body.group_id;
+    if (target !== undefined && target !== current.groupId) {
+      if (!canAdministerGroup(actor, target)) throw new ForbiddenError(`No administrator access to sensor group ${target}`);
+      if (!(await this.groups.get(target))) throw new InvalidRequestError(`group_id: no sensor group with id ${target}`);
+    }
+    const request = { ...requestOf(body), groupId: target };
+    // Decided again inside the store's transaction, on the sensor as it is then.
+    await this.store.modify(id, (latest) => {
+      mayChange(latest);
+      return planUpdate(latest, request);
+    }, this.now());
+  }
+
+  /**
+   * The sensor's diagnostics lists (queued, activity, resource status). Vigil sensors stream
+   * their events, so nothing is ever queued, and report no such diagnostics: always empty, but
+   * only for a sensor the caller can see, as cbapi's Sensor properties expect.
+   */
+  async diagnostics(actor: Principal, id: number): Promise<never[]> {
+    await this.visible(actor, id);
+    return [];
+  }
+
+  async statistics(actor: Principal): Promise<SensorStatistics> {
+    const filter = filterOf(actor, {});
+    const [all, active] = await Promise.all([
+      this.store.count(filter),
+      this.store.count({ ...filter, activeSinceMs: this.now() - DAY_MS }),
+    ]);
+    return { sensor_count: all, active_sensor_count: active, num_eventlog_bytes: 0, num_storefile_bytes: 0 };
+  }
+
+  /** The sensor, when the caller may view its group; NotFoundError alike for both, so ids reveal nothing. */
+  private async visible(actor: Principal, id: number): Promise<SensorRecord> {
+    const sensor = await this.store.get(id);
+    if (!sensor || !canViewGroup(actor, sensor.groupId)) throw new NotFoundError(`No sensor with id ${id}`);
+    return sensor;
+  }
+
+  private wire(sensor: SensorRecord, now: number): Sensor {
+    return toWire(sensor, now, this.timings.checkinIntervalSeconds);
+  }
+
   /** Ingest counters of one sensor (anyone who can view its group) or of all (global admins). */
   async ingestCounters(actor: Principal, sensorId?: number): Promise<Record<string, number>> {
     if (sensorId === undefined) {
       requireGlobalAdmin(actor, 'read server-wide ingest counters');
       return this.store.counters();
     }
-    const sensor = await this.store.get(sensorId);
-    if (!sensor || !canViewGroup(actor, sensor.groupId)) throw new NotFoundError(`No sensor with id ${sensorId}`);
+    await this.visible(actor, sensorId);
     return this.store.counters(sensorId);
   }
 }

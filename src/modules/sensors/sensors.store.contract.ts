@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { SqlDatabase } from '../../db/database.js';
-import { SqlSensorsStore, type NewSensor } from './sensors.store.js';
+import { InvalidRequestError } from '../../domain/errors.js';
+import { SqlSensorsStore, type NewSensor, type SensorFilter, type SensorRecord } from './sensors.store.js';
 
 const NEW_SENSOR: NewSensor = {
   groupId: 1, secretHash: 'hash', osType: 'linux', hostType: 'server', registrationMs: 1000,
@@ -63,6 +64,86 @@ export function sensorsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     await sensors.completeInstructions(mine.id, [{ id: isolate, result: { ok: true } }], 50);
     assert.deepEqual((await sensors.pendingInstructions(mine.id, 60)).map((i) => i.id), [ban]);
     assert.deepEqual(await sensors.pendingInstructions(other.id, 60), []);
+  });
+
+  it('lists the sensors a filter covers: groups, case-sensitive substrings, addresses never MACs, activity', async () => {
+    const sensors = new SqlSensorsStore(await fresh());
+    const web = await sensors.register(NEW_SENSOR);
+    const db = await sensors.register({ ...NEW_SENSOR, computerName: 'DB-01', networkAdapters: '192.168.7.20,aabbccddeeff|10.0.0.9,001122334466|' });
+    const ids = async (filter: SensorFilter) => (await sensors.list(filter)).map((sensor) => sensor.id);
+    assert.deepEqual(await ids({}), [web.id, db.id]);
+    assert.deepEqual(await ids({ hostname: 'eb-0' }), [web.id]);
+    assert.deepEqual(await ids({ hostname: 'db' }), [], 'case-sensitive');
+    assert.deepEqual(await ids({ ip: '10.0.0' }), [web.id, db.id]);
+    assert.deepEqual(await ids({ ip: '168.7' }), [db.id]);
+    assert.deepEqual(await ids({ ip: 'aabb' }), [], 'a MAC is not an address');
+    assert.deepEqual(await ids({ ip: '9|192' }), [], 'no match across two addresses');
+    assert.deepEqual(await ids({ groupIds: [] }), []);
+    assert.deepEqual(await ids({ groupIds: [1], hostname: 'DB' }), [db.id]);
+    await sensors.checkin(web.id, { clockDeltaMs: 0, lastCheckinMs: 5000, nextCheckinMs: 6000, networkAdapters: '172.16.0.4,001122334455|' });
+    assert.deepEqual(await ids({ ip: '172.16' }), [web.id], 'a check-in updates the addresses');
+    assert.deepEqual(await ids({ ip: '10.0.0.3' }), []);
+    assert.deepEqual(await ids({ activeSinceMs: 4000 }), [web.id], 'seen at its check-in; the other only at registration');
+    assert.equal(await sensors.count({ ip: '10.0.0' }), 1);
+  });
+
+  it('pages in a total order, ties broken by id in the same direction', async () => {
+    const sensors = new SqlSensorsStore(await fresh());
+    const names = ['b', 'a', 'b', 'c', 'a', 'b', 'a'];
+    for (const computerName of names) await sensors.register({ ...NEW_SENSOR, computerName });
+    const all = await sensors.list({});
+    for (const descending of [false, true]) {
+      const pages: SensorRecord[] = [];
+      for (let start = 0; start < names.length; start += 3) {
+        pages.push(...(await sensors.list({}, { sort: 'computerName', descending, start, rows: 3 })));
+      }
+      const expected = [...all].sort((x, y) => x.computerName.localeCompare(y.computerName) || x.id - y.id);
+      assert.deepEqual(pages.map((s) => s.id), (descending ? expected.reverse() : expected).map((s) => s.id));
+    }
+  });
+
+  it('applies what decide says from the sensor as it is, with its instructions, or nothing when decide throws', async () => {
+    const sensors = new SqlSensorsStore(await fresh());
+    const sensor = await sensors.register(NEW_SENSOR);
+    const pending = await sensors.enqueueInstruction(sensor.id, 'isolate', undefined, 10);
+    const banList = await sensors.enqueueInstruction(sensor.id, 'ban_list', { version: 1 }, 10);
+    await sensors.pendingInstructions(sensor.id, 11);
+    const seen: SensorRecord[] = [];
+    const updated = await sensors.modify(sensor.id, (current) => {
+      seen.push(current);
+      return { changes: { notes: 'quarantine', networkIsolationEnabled: false }, withdraw: ['isolate', 'unisolate'], enqueue: ['unisolate'] };
+    }, 20);
+    assert.deepEqual(seen, [sensor]);
+    assert.equal(updated!.notes, 'quarantine');
+    assert.equal(updated!.networkIsolationEnabled, false);
+    const queue = await sensors.pendingInstructions(sensor.id, 30);
+    assert.deepEqual(queue.map((i) => i.type), ['ban_list', 'unisolate'], 'the delivered isolate is withdrawn, other types stay');
+    assert.ok(!queue.some((i) => i.id === pending));
+    assert.ok(queue.some((i) => i.id === banList));
+
+    await assert.rejects(sensors.modify(sensor.id, () => { throw new Error('refused'); }, 40), /refused/);
+    await assert.rejects(
+      sensors.modify(sensor.id, () => ({ changes: { groupId: 999 }, withdraw: [], enqueue: ['restart'] }), 50),
+      (error: Error) => error instanceof InvalidRequestError && /group_id/.test(error.message),
+    );
+    assert.deepEqual((await sensors.pendingInstructions(sensor.id, 60)).map((i) => i.type), ['ban_list', 'unisolate'], 'nothing of a failed modify stays');
+    assert.equal(await sensors.modify(9999, () => ({ changes: {}, withdraw: [], enqueue: [] }), 70), undefined);
+  });
+
+  it('clears restart_queued when the restart is done and marks the sensor uninstalled when it confirms', async () => {
+    const sensors = new SqlSensorsStore(await fresh());
+    const sensor = await sensors.register(NEW_SENSOR);
+    await sensors.modify(sensor.id, () => ({ changes: { restartQueued: true, uninstall: true }, withdraw: [], enqueue: ['restart', 'uninstall'] }), 10);
+    const [restart, uninstall] = await sensors.pendingInstructions(sensor.id, 20);
+    await sensors.completeInstructions(sensor.id, [{ id: restart!.id }], 30);
+    let record = (await sensors.get(sensor.id))!;
+    assert.equal(record.restartQueued, false);
+    assert.equal(record.uninstall, true);
+    assert.equal(record.uninstalledMs, null);
+    await sensors.completeInstructions(sensor.id, [{ id: uninstall!.id }], 40);
+    await sensors.completeInstructions(sensor.id, [{ id: uninstall!.id }], 50);
+    record = (await sensors.get(sensor.id))!;
+    assert.equal(record.uninstalledMs, 40, 'the first confirmation counts');
   });
 
   it('reads ingest counters per sensor and summed', async () => {

@@ -1,9 +1,12 @@
 /**
- * Sensors as registration and check-ins describe them, their install codes, the instructions
- * waiting for them, and their ingest counters. Written once against SqlDatabase;
+ * Sensors as registration, check-ins and analysts' requests describe them, their install codes,
+ * the instructions waiting for them, and their ingest counters. Written once against SqlDatabase;
  * sensors.store.contract.ts is the contract every dialect must pass.
  */
-import type { SqlDatabase } from '../../db/database.js';
+import type { SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
+import { ForeignKeyViolation } from '../../db/errors.js';
+import { InvalidRequestError } from '../../domain/errors.js';
+import { CHANGE_COLUMNS, CHECKIN_COLUMNS, SORT_EXPRESSIONS, ipAddressesOf, toRecord, whereClause, type SensorRow } from './sensor-sql.js';
 
 export type OsType = 'windows' | 'osx' | 'linux';
 export type HostType = 'workstation' | 'server' | 'domain_controller';
@@ -44,6 +47,10 @@ export interface SensorRecord extends HostFacts {
   lastCheckinMs: number | null;
   nextCheckinMs: number | null;
   lastSequence: number;
+  /** An analyst asked the sensor to upload everything it holds from before this time. */
+  eventLogFlushMs: number | null;
+  /** When the sensor confirmed an uninstall instruction. */
+  uninstalledMs: number | null;
 }
 
 export type NewSensor = Pick<SensorRecord, 'groupId' | 'secretHash' | 'osType' | 'hostType' | 'registrationMs'> & HostFacts;
@@ -65,74 +72,78 @@ export interface PendingInstruction {
   payload: unknown;
 }
 
+/** Which sensors a listing or count covers; every condition given must hold. */
+export interface SensorFilter {
+  /** Only sensors in these groups; every group when undefined. */
+  groupIds?: readonly number[] | undefined;
+  /** A case-sensitive substring of computer_name. */
+  hostname?: string | undefined;
+  /** A case-sensitive substring of one of the sensor's IP addresses (never of a MAC). */
+  ip?: string | undefined;
+  /** Checked in (or, never having checked in, registered) at or after this time. */
+  activeSinceMs?: number | undefined;
+}
+
+export type SensorSort =
+  | 'id' | 'computerName' | 'computerDnsName' | 'groupId' | 'osEnvironment' | 'buildVersion' | 'registration' | 'lastCheckin';
+
+/** One page of a listing. Sensors that sort equal are ordered by id, so pages neither repeat nor skip one. */
+export interface SensorPage {
+  sort: SensorSort;
+  descending: boolean;
+  start: number;
+  rows: number;
+}
+
+/** Fields an analyst's request sets; absent ones keep their value. */
+export interface SensorChanges {
+  groupId?: number | undefined;
+  notes?: string | null | undefined;
+  networkIsolationEnabled?: boolean | undefined;
+  restartQueued?: boolean | undefined;
+  uninstall?: boolean | undefined;
+  eventLogFlushMs?: number | null | undefined;
+}
+
+/** What one analyst request does to a sensor: its fields, then its instruction queue. */
+export interface SensorUpdate {
+  changes: SensorChanges;
+  /** Instructions of these types not yet completed are withdrawn, delivered or not. */
+  withdraw: readonly string[];
+  /** Instructions queued after the withdrawal, in this order, without payload. */
+  enqueue: readonly string[];
+}
+
 export interface SensorsStore {
   /** The group's install code, created (from `candidate`) the first time it is asked for. */
   installCode(groupId: number, candidate: string): Promise<string>;
   groupForInstallCode(code: string): Promise<number | undefined>;
   register(sensor: NewSensor): Promise<SensorRecord>;
   get(id: number): Promise<SensorRecord | undefined>;
+  /** The sensors the filter covers, one page of them in the page's order (by id when no page is given). */
+  list(filter: SensorFilter, page?: SensorPage): Promise<SensorRecord[]>;
+  count(filter: SensorFilter): Promise<number>;
+  /**
+   * Reads the sensor, lets `decide` say what to change from what it holds now, and applies that in
+   * the same transaction, so concurrent requests never interleave; `decide` may throw to change
+   * nothing. The updated sensor, or undefined when there is none; InvalidRequestError naming
+   * group_id for an unknown group.
+   */
+  modify(id: number, decide: (current: SensorRecord) => SensorUpdate, nowMs: number): Promise<SensorRecord | undefined>;
   /** Records a check-in; false when there is no such sensor. Absent facts keep their value. */
   checkin(id: number, facts: CheckinFacts): Promise<boolean>;
   /** Instructions not yet acknowledged, oldest first; marks them delivered at `nowMs`. */
   pendingInstructions(sensorId: number, nowMs: number): Promise<PendingInstruction[]>;
-  /** Marks the sensor's listed instructions done; ids of other sensors are ignored. */
+  /**
+   * Marks the sensor's listed instructions done; ids of other sensors, and withdrawn ones, are
+   * ignored. A completed restart clears restart_queued (unless another is pending); a completed
+   * uninstall marks the sensor uninstalled.
+   */
   completeInstructions(sensorId: number, completed: readonly { id: number; result?: unknown }[], nowMs: number): Promise<void>;
   enqueueInstruction(sensorId: number, type: string, payload: unknown, nowMs: number): Promise<number>;
   /** Ingest counters (written by the event store) of one sensor, or of all sensors summed when sensorId is undefined. */
   counters(sensorId?: number): Promise<Record<string, number>>;
 }
-
-interface SensorRow {
-  id: number;
-  group_id: number;
-  secret_hash: string;
-  os_type: OsType;
-  host_type: HostType;
-  computer_name: string;
-  computer_dns_name: string;
-  computer_sid: string;
-  os_environment_display_string: string;
-  build_version_string: string;
-  build_id: number;
-  boot_id: string;
-  network_adapters: string;
-  physical_memory_size: number;
-  systemvolume_total_size: number;
-  systemvolume_free_size: number;
-  uptime: number;
-  sensor_uptime: number;
-  clock_delta_ms: number;
-  health_status: number;
-  health_message: string;
-  is_isolating: number | boolean;
-  network_isolation_enabled: number | boolean;
-  restart_queued: number | boolean;
-  uninstall: number | boolean;
-  notes: string | null;
-  registration_ms: number;
-  last_checkin_ms: number | null;
-  next_checkin_ms: number | null;
-  last_sequence: number;
-}
-
-const CHECKIN_COLUMNS: Record<keyof Omit<CheckinFacts, 'lastCheckinMs' | 'nextCheckinMs' | 'clockDeltaMs'>, string> = {
-  computerName: 'computer_name',
-  computerDnsName: 'computer_dns_name',
-  computerSid: 'computer_sid',
-  osEnvironmentDisplayString: 'os_environment_display_string',
-  buildVersionString: 'build_version_string',
-  buildId: 'build_id',
-  bootId: 'boot_id',
-  networkAdapters: 'network_adapters',
-  physicalMemorySize: 'physical_memory_size',
-  systemvolumeTotalSize: 'systemvolume_total_size',
-  systemvolumeFreeSize: 'systemvolume_free_size',
-  uptime: 'uptime',
-  sensorUptime: 'sensor_uptime',
-  healthStatus: 'health_status',
-  healthMessage: 'health_message',
-  isIsolating: 'is_isolating',
-};
 
 export class SqlSensorsStore implements SensorsStore {
   constructor(private readonly db: SqlDatabase) {}
@@ -155,12 +166,12 @@ export class SqlSensorsStore implements SensorsStore {
     const row = await this.db.get<{ id: number }>(
       `INSERT INTO sensors (group_id, secret_hash, os_type, host_type, computer_name, computer_dns_name, computer_sid,
          os_environment_display_string, build_version_string, build_id, boot_id, network_adapters, physical_memory_size,
-         systemvolume_total_size, systemvolume_free_size, registration_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+         systemvolume_total_size, systemvolume_free_size, registration_ms, ip_addresses)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [sensor.groupId, sensor.secretHash, sensor.osType, sensor.hostType, sensor.computerName, sensor.computerDnsName,
         sensor.computerSid, sensor.osEnvironmentDisplayString, sensor.buildVersionString, sensor.buildId, sensor.bootId,
         sensor.networkAdapters, sensor.physicalMemorySize, sensor.systemvolumeTotalSize, sensor.systemvolumeFreeSize,
-        sensor.registrationMs],
+        sensor.registrationMs, ipAddressesOf(sensor.networkAdapters)],
     );
     return (await this.get(row!.id))!;
   }
@@ -170,13 +181,57 @@ export class SqlSensorsStore implements SensorsStore {
     return row && toRecord(row);
   }
 
+  async list(filter: SensorFilter, page?: SensorPage): Promise<SensorRecord[]> {
+    const where = whereClause(filter);
+    const direction = page?.descending ? 'DESC' : 'ASC';
+    const rows = await this.db.all<SensorRow>(
+      `SELECT * FROM sensors WHERE ${where.sql} ORDER BY ${SORT_EXPRESSIONS[page?.sort ?? 'id']} ${direction}, id ${direction}` +
+        (page ? ' LIMIT ? OFFSET ?' : ''),
+      page ? [...where.params, page.rows, page.start] : where.params,
+    );
+    return rows.map(toRecord);
+  }
+
+  async count(filter: SensorFilter): Promise<number> {
+    const where = whereClause(filter);
+    const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sensors WHERE ${where.sql}`, where.params);
+    return Number(row?.n ?? 0);
+  }
+
+  async modify(id: number, decide: (current: SensorRecord) => SensorUpdate, nowMs: number): Promise<SensorRecord | undefined> {
+    return this.db.transaction(async (tx) => {
+      const row = await tx.get<SensorRow>('SELECT * FROM sensors WHERE id = ?', [id]);
+      if (!row) return undefined;
+      const { changes, withdraw, enqueue } = decide(toRecord(row));
+      const keys = (Object.keys(CHANGE_COLUMNS) as (keyof SensorChanges)[]).filter((k) => changes[k] !== undefined);
+      if (keys.length > 0) {
+        try {
+          await tx.run(
+            `UPDATE sensors SET ${keys.map((k) => `${CHANGE_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`,
+            [...keys.map((k) => changes[k] as SqlValue), id],
+          );
+        } catch (error) {
+          if (error instanceof ForeignKeyViolation) throw new InvalidRequestError(`group_id: no sensor group with id ${changes.groupId}`);
+          throw error;
+        }
+      }
+      for (const type of withdraw) {
+        await tx.run('DELETE FROM sensor_instructions WHERE sensor_id = ? AND type = ? AND completed_ms IS NULL', [id, type]);
+      }
+      for (const type of enqueue) await insertInstruction(tx, id, type, undefined, nowMs);
+      return toRecord((await tx.get<SensorRow>('SELECT * FROM sensors WHERE id = ?', [id]))!);
+    });
+  }
+
   async checkin(id: number, facts: CheckinFacts): Promise<boolean> {
     const keys = (Object.keys(CHECKIN_COLUMNS) as (keyof typeof CHECKIN_COLUMNS)[]).filter((k) => facts[k] !== undefined);
-    const { changes } = await this.db.run(
-      `UPDATE sensors SET ${[...keys.map((k) => `${CHECKIN_COLUMNS[k]} = ?`), 'clock_delta_ms = ?', 'last_checkin_ms = ?', 'next_checkin_ms = ?'].join(', ')}
-       WHERE id = ?`,
-      [...keys.map((k) => facts[k] as string | number | boolean), facts.clockDeltaMs, facts.lastCheckinMs, facts.nextCheckinMs, id],
-    );
+    const assignments = [...keys.map((k) => `${CHECKIN_COLUMNS[k]} = ?`), 'clock_delta_ms = ?', 'last_checkin_ms = ?', 'next_checkin_ms = ?'];
+    const values: SqlValue[] = [...keys.map((k) => facts[k] as string | number | boolean), facts.clockDeltaMs, facts.lastCheckinMs, facts.nextCheckinMs];
+    if (facts.networkAdapters !== undefined) {
+      assignments.push('ip_addresses = ?');
+      values.push(ipAddressesOf(facts.networkAdapters));
+    }
+    const { changes } = await this.db.run(`UPDATE sensors SET ${assignments.join(', ')} WHERE id = ?`, [...values, id]);
     return changes > 0;
   }
 
@@ -197,21 +252,30 @@ export class SqlSensorsStore implements SensorsStore {
   async completeInstructions(sensorId: number, completed: readonly { id: number; result?: unknown }[], nowMs: number): Promise<void> {
     if (completed.length === 0) return;
     await this.db.transaction(async (tx) => {
+      const types = new Set<string>();
       for (const { id, result } of completed) {
-        await tx.run(
-          'UPDATE sensor_instructions SET completed_ms = ?, result = ? WHERE id = ? AND sensor_id = ? AND completed_ms IS NULL',
+        const row = await tx.get<{ type: string }>(
+          'UPDATE sensor_instructions SET completed_ms = ?, result = ? WHERE id = ? AND sensor_id = ? AND completed_ms IS NULL RETURNING type',
           [nowMs, result === undefined ? null : JSON.stringify(result), id, sensorId],
         );
+        if (row) types.add(row.type);
+      }
+      if (types.has('restart')) {
+        await tx.run(
+          `UPDATE sensors SET restart_queued = EXISTS (
+             SELECT 1 FROM sensor_instructions WHERE sensor_id = ? AND type = 'restart' AND completed_ms IS NULL
+           ) WHERE id = ?`,
+          [sensorId, sensorId],
+        );
+      }
+      if (types.has('uninstall')) {
+        await tx.run('UPDATE sensors SET uninstalled_ms = COALESCE(uninstalled_ms, ?) WHERE id = ?', [nowMs, sensorId]);
       }
     });
   }
 
-  async enqueueInstruction(sensorId: number, type: string, payload: unknown, nowMs: number): Promise<number> {
-    const row = await this.db.get<{ id: number }>(
-      'INSERT INTO sensor_instructions (sensor_id, type, payload, created_ms) VALUES (?, ?, ?, ?) RETURNING id',
-      [sensorId, type, payload === undefined ? null : JSON.stringify(payload), nowMs],
-    );
-    return row!.id;
+  enqueueInstruction(sensorId: number, type: string, payload: unknown, nowMs: number): Promise<number> {
+    return insertInstruction(this.db, sensorId, type, payload, nowMs);
   }
 
   async counters(sensorId?: number): Promise<Record<string, number>> {
@@ -225,37 +289,10 @@ export class SqlSensorsStore implements SensorsStore {
   }
 }
 
-function toRecord(row: SensorRow): SensorRecord {
-  return {
-    id: row.id,
-    groupId: row.group_id,
-    secretHash: row.secret_hash,
-    osType: row.os_type,
-    hostType: row.host_type,
-    computerName: row.computer_name,
-    computerDnsName: row.computer_dns_name,
-    computerSid: row.computer_sid,
-    osEnvironmentDisplayString: row.os_environment_display_string,
-    buildVersionString: row.build_version_string,
-    buildId: row.build_id,
-    bootId: row.boot_id,
-    networkAdapters: row.network_adapters,
-    physicalMemorySize: row.physical_memory_size,
-    systemvolumeTotalSize: row.systemvolume_total_size,
-    systemvolumeFreeSize: row.systemvolume_free_size,
-    uptime: row.uptime,
-    sensorUptime: row.sensor_uptime,
-    clockDeltaMs: row.clock_delta_ms,
-    healthStatus: row.health_status,
-    healthMessage: row.health_message,
-    isIsolating: Boolean(row.is_isolating),
-    networkIsolationEnabled: Boolean(row.network_isolation_enabled),
-    restartQueued: Boolean(row.restart_queued),
-    uninstall: Boolean(row.uninstall),
-    notes: row.notes,
-    registrationMs: row.registration_ms,
-    lastCheckinMs: row.last_checkin_ms,
-    nextCheckinMs: row.next_checkin_ms,
-    lastSequence: row.last_sequence,
-  };
+async function insertInstruction(db: SqlExecutor, sensorId: number, type: string, payload: unknown, nowMs: number): Promise<number> {
+  const row = await db.get<{ id: number }>(
+    'INSERT INTO sensor_instructions (sensor_id, type, payload, created_ms) VALUES (?, ?, ?, ?) RETURNING id',
+    [sensorId, type, payload === undefined ? null : JSON.stringify(payload), nowMs],
+  );
+  return row!.id;
 }
