@@ -10,6 +10,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import type { TlsMaterial } from './http/tls.js';
+import { bansRoutes } from './modules/bans/bans.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
 import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
@@ -54,6 +55,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(sitesRoutes, { sites: services.sites });
   await app.register(ingressFiltersRoutes, { ingressFilters: services.ingressFilters });
   await app.register(sensorsRoutes, { sensors: services.sensors });
+  await app.register(bansRoutes, { bans: services.bans });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

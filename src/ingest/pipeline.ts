@@ -6,6 +6,7 @@ import type { EventsReply } from '../modules/sensors/sensor-protocol.schemas.js'
 import type { SensorIdentity } from '../modules/sensors/sensors.service.js';
 import type { EventStore } from '../modules/processes/event-store.js';
 import type { BatchWriter } from './batch-writer.js';
+import type { SensorEvent } from './event.schemas.js';
 import { decodeBatch } from './decode.js';
 import type { CompiledIngressFilter } from './ingress-filter.js';
 import type { ProcessCounts } from './ingress-filter-metrics.js';
@@ -22,6 +23,11 @@ export interface IngressFilterSource {
   recordProcessCounts(counts: ReadonlyMap<string, ProcessCounts>): void;
 }
 
+/** Told of every upload the event store committed (banning counts its processblock events). */
+export interface BlockRecorder {
+  recordBlocks(sensor: SensorIdentity, events: readonly SensorEvent[]): Promise<void>;
+}
+
 export class IngestPipeline {
   constructor(
     private readonly writer: BatchWriter,
@@ -29,6 +35,7 @@ export class IngestPipeline {
     private readonly gate: FilterGate,
     private readonly filters: IngressFilterSource,
     private readonly maxDecodedBytes: number,
+    private readonly blocks: BlockRecorder,
   ) {}
 
   async upload(sensor: SensorIdentity, raw: Buffer, contentEncoding: string | undefined): Promise<EventsReply> {
@@ -47,6 +54,7 @@ export class IngestPipeline {
     }
     this.gate.use(await this.filters.compiled());
     const outcome = await this.writer.write({ sensor, sequence: batch.sequence, events: valid.map(normalizeEvent), counters });
+    if (!outcome.duplicate) await this.blocks.recordBlocks(sensor, valid);
     this.filters.recordProcessCounts(this.gate.takeCounts());
     return {
       sequence: batch.sequence,
