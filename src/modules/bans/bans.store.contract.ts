@@ -54,6 +54,7 @@ export function bansStoreContract(fresh: () => Promise<SqlDatabase>): void {
   it('moves the list version with each change of the enabled set, and tells the changes since a version', async () => {
     const bans = new SqlBansStore(await fresh());
     assert.deepEqual(await bans.listState(0), { version: 0, enabled: 0, changed: 0 });
+    assert.equal(await bans.listVersion(), 0);
     await bans.create(A, { text: '', enabled: true }, stamp(1));
     await bans.create(B, { text: '', enabled: true }, stamp(2));
     await bans.create(C, { text: '', enabled: false }, stamp(3)); // never on the list
@@ -64,6 +65,7 @@ export function bansStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.deepEqual(await bans.enabledBans(), { version: 3, md5s: [B] });
     assert.deepEqual(await bans.changesSince(1), { version: 3, changes: [{ md5: B, enabled: true }, { md5: A, enabled: false }] });
     assert.deepEqual(await bans.changesSince(3), { version: 3, changes: [] });
+    assert.equal(await bans.listVersion(), 3);
   });
 
   it('adds blocks to their bans, the latest block naming the last time and host', async () => {

@@ -88,6 +88,7 @@ export interface BansStore {
   list(query: BanQuery): Promise<BanRecord[]>;
   /** Adds the blocks to their bans' counts; the latest block wins the last_block fields. Unbanned md5s are ignored. */
   recordBlocks(tallies: readonly BlockTally[]): Promise<void>;
+  listVersion(): Promise<number>;
   listState(sinceVersion: number): Promise<BanListState>;
   /** The enabled md5s, and the version they make up. */
   enabledBans(): Promise<{ version: number; md5s: string[] }>;
@@ -205,6 +206,10 @@ export class SqlBansStore implements BansStore {
         );
       }
     });
+  }
+
+  listVersion(): Promise<number> {
+    return currentListVersion(this.db);
   }
 
   listState(sinceVersion: number): Promise<BanListState> {
