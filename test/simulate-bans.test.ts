@@ -8,17 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { Endpoint } from '../src/sensor/endpoint.js';
 import { simulate } from '../src/sensor/simulator.js';
 import { as, startTestApp, type TestApp } from './support/app.js';
+import { mostStartedChildMd5 } from './support/simulated-programs.js';
 
 const SEED = 'banning-e2e';
-
-/** The md5 of the program the simulated endpoint starts most often as a child. */
-function mostStartedMd5(): string {
-  const counts = new Map<string, number>();
-  for (const event of new Endpoint({ seed: SEED, index: 0, startMs: Date.now(), processes: 300 }).take(20_000)) {
-    if (event.type === 'process_start' && event.parent_pid !== undefined) counts.set(event.md5!, (counts.get(event.md5!) ?? 0) + 1);
-  }
-  return [...counts].sort((x, y) => y[1] - x[1])[0]![0];
-}
 
 describe('banning with the simulator against a real server', () => {
   let test: TestApp;
@@ -31,7 +23,7 @@ describe('banning with the simulator against a real server', () => {
   after(() => test.close());
 
   it('blocks a banned program on the sensor and counts the blocks on the ban', async () => {
-    const md5 = mostStartedMd5();
+    const md5 = mostStartedChildMd5(SEED);
     const banned = await test.app.inject({
       method: 'POST', url: '/api/v1/banning/blacklist', headers: as(test.adminToken), payload: { md5hash: md5, text: 'e2e' },
     });

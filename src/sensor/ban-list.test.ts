@@ -1,7 +1,7 @@
 /** The simulated sensor's ban list, and an endpoint blocking what it bans. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SensorEvent } from '../ingest/event.schemas.js';
+import { mostStartedChildMd5 } from '../../test/support/simulated-programs.js';
 import { BanList } from './ban-list.js';
 import { Endpoint } from './endpoint.js';
 
@@ -9,15 +9,6 @@ const START = Date.UTC(2025, 10, 22, 8, 0, 0);
 const A = 'a'.repeat(32);
 const B = 'b'.repeat(32);
 const C = 'c'.repeat(32);
-
-/** The md5 of the program this endpoint starts most often as a child. */
-function mostStarted(events: readonly SensorEvent[]): string {
-  const counts = new Map<string, number>();
-  for (const event of events) {
-    if (event.type === 'process_start' && event.parent_pid !== undefined) counts.set(event.md5!, (counts.get(event.md5!) ?? 0) + 1);
-  }
-  return [...counts].sort((x, y) => y[1] - x[1])[0]![0];
-}
 
 describe('BanList', () => {
   it('replaces its hashes with a full list, and adds and removes with a change list, idempotently', () => {
@@ -34,7 +25,7 @@ describe('BanList', () => {
 });
 
 describe('an endpoint with a ban list', () => {
-  const banned = mostStarted(new Endpoint({ seed: 'ban-list', index: 0, startMs: START, processes: 300 }).take(20_000));
+  const banned = mostStartedChildMd5('ban-list');
 
   it('never starts a banned program: its would-be parent, a running process, reports a processblock', () => {
     const endpoint = new Endpoint({ seed: 'ban-list', index: 0, startMs: START, processes: 300 });

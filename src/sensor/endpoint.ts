@@ -161,8 +161,9 @@ export class Endpoint {
    */
   private run(out: SensorEvent[], key: string, parent: Process | undefined, boot?: readonly BootNode[]): void {
     if (this.remaining <= 0) return;
+    const resolved = this.host.program(key);
     // The root of the boot tree is the system itself, which sensors never block.
-    if (parent && this.bans.has(this.host.program(key).image.md5)) return this.block(out, key, parent);
+    if (parent && this.bans.has(resolved.image.md5)) return this.block(out, resolved, parent);
     const proc = this.start(out, key, parent, boot !== undefined);
     const program = proc.resolved.program;
     if (program.long) {
@@ -211,9 +212,8 @@ export class Endpoint {
    * process from the budget, so a host whose every program is banned still comes to an end.
    * block_type and the other codes are left out: their values were never recorded.
    */
-  private block(out: SensorEvent[], key: string, parent: Process): void {
+  private block(out: SensorEvent[], resolved: Resolved, parent: Process): void {
     this.remaining--;
-    const resolved = this.host.program(key);
     out.push({
       type: 'processblock', ts: this.tick(), pid: parent.pid, process_start: parent.start, blocked_md5: resolved.image.md5,
       blocked_path: resolved.image.path, blocked_cmdline: this.random.pick(resolved.cmdlines), blocked_uid: resolved.uid,
