@@ -11,6 +11,7 @@ import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import type { TlsMaterial } from './http/tls.js';
 import { binariesRoutes } from './modules/binaries/binaries.routes.js';
+import { bansRoutes } from './modules/bans/bans.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
 import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
@@ -56,6 +57,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(ingressFiltersRoutes, { ingressFilters: services.ingressFilters });
   await app.register(sensorsRoutes, { sensors: services.sensors });
   await app.register(binariesRoutes, { binaries: services.binaries });
+  await app.register(bansRoutes, { bans: services.bans });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

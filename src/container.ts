@@ -8,6 +8,9 @@ import { openDatabase, SQLITE_FILE } from './db/open.js';
 import { BatchWriter } from './ingest/batch-writer.js';
 import { FilterGate } from './ingest/ingress-gate.js';
 import { IngestPipeline } from './ingest/pipeline.js';
+import { BanListDelivery } from './modules/bans/ban-list-delivery.js';
+import { BansService } from './modules/bans/bans.service.js';
+import { SqlBansStore } from './modules/bans/bans.store.js';
 import { BinaryContentStore } from './modules/binaries/binary-content.js';
 import { BinariesService } from './modules/binaries/binaries.service.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
@@ -39,6 +42,7 @@ export interface Services {
   partitions: PartitionsService;
   ingressFilters: IngressFiltersService;
   sensors: SensorsService;
+  bans: BansService;
   binaries: BinariesService;
   ingest: IngestPipeline;
 }
@@ -54,6 +58,13 @@ export async function createContainer(config: Config): Promise<Container> {
   const db = await openDatabase(config);
   const teamsStore = new SqlTeamsStore(db);
   const groupsStore = new SqlGroupsStore(db);
+  const groups = new GroupsService(groupsStore, config);
+  const sensorsStore = new SqlSensorsStore(db);
+  const sensors = new SensorsService(sensorsStore, groupsStore, { checkinIntervalSeconds: config.checkinIntervalSeconds });
+  const bansStore = new SqlBansStore(db);
+  const bans = new BansService(bansStore);
+  const banLists = new BanListDelivery(bansStore, sensorsStore, groups);
+  sensors.onCheckin((sensor, acknowledged, nowMs) => banLists.checkin(sensor, acknowledged, nowMs));
   const ingressFilters = new IngressFiltersService(new SqlIngressFiltersStore(db), new IngressHitRates());
   const gate = new FilterGate();
   const eventStore = new ThreadedEventStore(
@@ -66,16 +77,18 @@ export async function createContainer(config: Config): Promise<Container> {
     gate,
     ingressFilters,
     config.eventUploadDecodedLimitBytes,
+    bans,
   );
   const services: Services = {
     users: new UsersService(new SqlUsersStore(db), teamsStore, loadOrCreateTokenKey(config.dataDir)),
     teams: new TeamsService(teamsStore),
-    groups: new GroupsService(groupsStore, config),
+    groups,
     sites: new SitesService(new SqlSitesStore(db)),
-    info: new InfoService(VIGIL_VERSION, { liveResponse: false, banning: false }),
+    info: new InfoService(VIGIL_VERSION, { liveResponse: false, banning: true }),
     partitions: new PartitionsService(),
     ingressFilters,
-    sensors: new SensorsService(new SqlSensorsStore(db), groupsStore, { checkinIntervalSeconds: config.checkinIntervalSeconds }),
+    sensors,
+    bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries'))),
     ingest,
   };

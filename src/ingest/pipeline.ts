@@ -7,6 +7,7 @@ import type { EventsReply } from '../modules/sensors/sensor-protocol.schemas.js'
 import type { SensorIdentity } from '../modules/sensors/sensors.service.js';
 import type { EventStore } from '../modules/processes/event-store.js';
 import type { BatchWriter } from './batch-writer.js';
+import type { SensorEvent } from './event.schemas.js';
 import { decodeBatch } from './decode.js';
 import type { CompiledIngressFilter } from './ingress-filter.js';
 import type { ProcessCounts } from './ingress-filter-metrics.js';
@@ -24,6 +25,11 @@ export interface IngressFilterSource {
   recordProcessCounts(counts: ReadonlyMap<string, ProcessCounts>): void;
 }
 
+/** Told of every upload the event store committed (banning counts its processblock events). */
+export interface BlockRecorder {
+  recordBlocks(sensor: SensorIdentity, events: readonly SensorEvent[]): Promise<void>;
+}
+
 export class IngestPipeline {
   private readonly preparer: EventPreparer;
 
@@ -33,6 +39,7 @@ export class IngestPipeline {
     private readonly gate: FilterGate,
     private readonly filters: IngressFilterSource,
     private readonly maxDecodedBytes: number,
+    private readonly blocks: BlockRecorder,
   ) {
     this.preparer = new EventPreparer(gate);
   }
@@ -58,6 +65,7 @@ export class IngestPipeline {
     );
     this.filters.recordProcessCounts(this.gate.takeCounts());
     const outcome = await this.writer.write({ sensor, sequence: batch.sequence, ...prepared, counters });
+    if (!outcome.duplicate) await this.blocks.recordBlocks(sensor, valid);
     return {
       sequence: batch.sequence,
       duplicate: outcome.duplicate,

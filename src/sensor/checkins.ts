@@ -1,9 +1,10 @@
 /**
  * A simulated sensor's check-in loop. It reports the endpoint's clock, uptime and isolation state,
- * applies isolate/unisolate, and acknowledges every instruction by id. Instructions come again
- * until acknowledged, so each is applied once and acknowledged as often as it is sent; a new one
- * triggers an immediate check-in so that its effect is reported without waiting an interval.
+ * applies isolate/unisolate and ban lists, and acknowledges every instruction by id. Instructions
+ * come again until acknowledged, so each is applied once and acknowledged as often as it is sent; a
+ * new one triggers an immediate check-in so that its effect is reported without waiting an interval.
  */
+import type { BanListPayload } from '../modules/bans/bans.schemas.js';
 import type { Endpoint } from './endpoint.js';
 import { SensorRequestError, type SensorClient } from './client.js';
 
@@ -68,6 +69,7 @@ export class Checkins {
         news = true;
         if (instruction.type === 'isolate') this.endpoint.isolated = true;
         else if (instruction.type === 'unisolate') this.endpoint.isolated = false;
+        else if (instruction.type === 'ban_list') this.endpoint.bans.apply(instruction.payload as BanListPayload);
       }
     } catch (error) {
       this.online = false;

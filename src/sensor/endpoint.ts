@@ -8,6 +8,7 @@
  */
 import type { SensorEvent } from '../ingest/event.schemas.js';
 import type { RegisterBody } from '../modules/sensors/sensor-protocol.schemas.js';
+import { BanList } from './ban-list.js';
 import { BinaryCatalog, type Binary } from './binaries.js';
 import type { BootNode, CrossprocAction, Os, Range } from './catalog.js';
 import { Host, type Resolved } from './host.js';
@@ -45,6 +46,8 @@ export class Endpoint {
   readonly facts: Omit<RegisterBody, 'install_code'>;
   /** While true the host is cut off: no network connections are reported. */
   isolated = false;
+  /** Programs whose image is banned are blocked: their parent reports a processblock instead. */
+  readonly bans = new BanList();
   processesStarted = 0;
 
   private readonly random: Random;
@@ -158,6 +161,9 @@ export class Endpoint {
    */
   private run(out: SensorEvent[], key: string, parent: Process | undefined, boot?: readonly BootNode[]): void {
     if (this.remaining <= 0) return;
+    const resolved = this.host.program(key);
+    // The root of the boot tree is the system itself, which sensors never block.
+    if (parent && this.bans.has(resolved.image.md5)) return this.block(out, resolved, parent);
     const proc = this.start(out, key, parent, boot !== undefined);
     const program = proc.resolved.program;
     if (program.long) {
@@ -199,6 +205,20 @@ export class Endpoint {
       out.push({ type: 'modload', ts: this.tick(), pid: proc.pid, process_start: proc.start, path: module.path, md5: module.md5, sha256: module.sha256 });
     }
     return proc;
+  }
+
+  /**
+   * A banned program's start, stopped: the would-be parent reports it. The attempt spends a
+   * process from the budget, so a host whose every program is banned still comes to an end.
+   * block_type and the other codes are left out: their values were never recorded.
+   */
+  private block(out: SensorEvent[], resolved: Resolved, parent: Process): void {
+    this.remaining--;
+    out.push({
+      type: 'processblock', ts: this.tick(), pid: parent.pid, process_start: parent.start, blocked_md5: resolved.image.md5,
+      blocked_path: resolved.image.path, blocked_cmdline: this.random.pick(resolved.cmdlines), blocked_uid: resolved.uid,
+      blocked_username: resolved.username,
+    });
   }
 
   private end(out: SensorEvent[], proc: Process): void {

@@ -281,4 +281,56 @@ export const sqliteMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'hash bans and their delivery to sensors',
+    sql: `
+      -- One row per banned md5 (lowercase), never deleted: unbanning disables it, as in Carbon Black.
+      -- list_version is the ban-list version at which its enabled state last changed, so the
+      -- bans changed since a sensor's version are the ones it must hear about.
+      CREATE TABLE bans (
+        md5 TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        enabled INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        username TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        list_version INTEGER NOT NULL,
+        block_count INTEGER NOT NULL DEFAULT 0,
+        last_block_ms INTEGER,
+        last_block_sensor_id INTEGER,
+        last_block_hostname TEXT
+      );
+      CREATE INDEX bans_by_list_version ON bans (list_version);
+
+      -- Every change of a ban: who, when, and the text and state it left.
+      CREATE TABLE ban_audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        md5 TEXT NOT NULL REFERENCES bans (md5),
+        user_id INTEGER NOT NULL,
+        username TEXT NOT NULL,
+        at_ms INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        enabled INTEGER NOT NULL
+      );
+      CREATE INDEX ban_audit_by_md5 ON ban_audit (md5, id);
+
+      -- The ban list's current version: one row, bumped (and so locked) by every change of the
+      -- enabled set, which makes versions commit in order.
+      CREATE TABLE ban_list_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL
+      );
+      INSERT INTO ban_list_version (id, version) VALUES (1, 0);
+
+      -- Which ban-list version each sensor has acknowledged (0: it holds no bans), and the
+      -- ban_list instruction it has not yet acknowledged, if any.
+      CREATE TABLE sensor_ban_lists (
+        sensor_id INTEGER PRIMARY KEY REFERENCES sensors (id) ON DELETE CASCADE,
+        acked_version INTEGER NOT NULL DEFAULT 0,
+        pending_instruction_id INTEGER,
+        pending_version INTEGER
+      );
+    `,
+  },
 ];

@@ -75,6 +75,12 @@ export class GroupsService {
     if (!(await this.store.delete(id))) throw new NotFoundError(`No sensor group with id ${id}`);
   }
 
+  /** Whether the group's sensors enforce hash bans; false for a group that does not exist. */
+  async banningEnabled(groupId: number): Promise<boolean> {
+    const group = await this.store.get(groupId);
+    return group !== undefined && (group.settings.banning_enabled ?? this.defaults.banning_enabled);
+  }
+
   private toWire(group: GroupRecord): Group {
     return {
       id: group.id,

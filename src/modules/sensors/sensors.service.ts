@@ -35,17 +35,30 @@ export interface GroupDirectory {
   get(id: number): Promise<unknown>;
 }
 
+/**
+ * Another module's part in every check-in (banning's ban_list delivery): it runs after the
+ * sensor's acknowledgements (`acknowledged`, instruction ids) are recorded and before pending
+ * instructions are read, so whatever it queues goes out in this very reply.
+ */
+export type CheckinHook = (sensor: SensorIdentity, acknowledged: readonly number[], nowMs: number) => Promise<void>;
+
 const AUTHORIZATION = /^Sensor (\d{1,10}):([0-9a-f]{64})$/;
 
 const DAY_MS = 86_400_000;
 
 export class SensorsService {
+  private readonly checkinHooks: CheckinHook[] = [];
+
   constructor(
     private readonly store: SensorsStore,
     private readonly groups: GroupDirectory,
     private readonly timings: SensorTimings,
     private readonly now: () => number = Date.now,
   ) {}
+
+  onCheckin(hook: CheckinHook): void {
+    this.checkinHooks.push(hook);
+  }
 
   /** The install code of a group, for whoever may administer it. */
   async installCode(actor: Principal, groupId: number): Promise<{ group_id: number; install_code: string }> {
@@ -121,6 +134,7 @@ export class SensorsService {
       lastCheckinMs: now,
       nextCheckinMs: now + interval * 1000,
     });
+    for (const hook of this.checkinHooks) await hook(sensor, (body.completed ?? []).map((done) => done.id), now);
     const instructions = await this.store.pendingInstructions(sensor.id, now);
     return {
       server_time: now,
