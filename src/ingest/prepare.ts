@@ -4,7 +4,7 @@
  * search terms gathered. The writer thread then only does what needs the database, so the two
  * threads share the work of an upload.
  */
-import { encodeEvent } from '../modules/processes/event-codec.js';
+import { encodeChunk } from '../modules/processes/event-codec.js';
 import type { EventOf, SensorEvent } from './event.schemas.js';
 import type { FilterGate, GateScope, GateVerdict } from './ingress-gate.js';
 import { eventTerms } from './terms.js';
@@ -29,9 +29,10 @@ export interface PreparedProcess {
   start?: EventOf<'process_start'> | undefined;
   /** Sensor time of its end event, when this batch carries it. */
   endTs?: number | undefined;
-  /** The kept events, encoded (event-codec.ts), in the order sent; may be empty. */
-  events: string[];
-  firstTs: number;
+  /** How many events were kept (none, when the filters dropped them all). */
+  eventCount: number;
+  /** The kept events as one chunk (event-codec.ts), in the order sent. */
+  chunk: string;
   summary: EventsSummary;
 }
 
@@ -43,12 +44,13 @@ export interface PreparedEvents {
 
 export function summarize(events: readonly SensorEvent[]): EventsSummary {
   const counts = new Array<number>(COUNTED_TYPES.length).fill(0);
-  const seen = new Set<string>();
+  const seen = new Map<string, Set<string>>();
   const terms: string[] = [];
   const add = (field: string, value: string) => {
-    const key = `${field}\u0000${value}`;
-    if (seen.has(key)) return;
-    seen.add(key);
+    let values = seen.get(field);
+    if (!values) seen.set(field, (values = new Set()));
+    if (values.has(value)) return;
+    values.add(value);
     terms.push(field, value);
   };
   let lastTs = 0;
@@ -84,8 +86,8 @@ export class EventPreparer {
         processStart: group[0]!.process_start,
         start,
         endTs: end?.ts,
-        events: kept.map(encodeEvent),
-        firstTs: kept[0]?.ts ?? group[0]!.ts,
+        eventCount: kept.length,
+        chunk: encodeChunk(kept),
         summary: summarize(kept),
       });
     }

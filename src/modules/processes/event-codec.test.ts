@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { processEvents } from '../../../test/support/sensors.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import { decodeChunk, encodeEvent, joinChunk } from './event-codec.js';
+import { decodeChunk, encodeChunk } from './event-codec.js';
 
 const PID = 4242;
 const START = 1_763_000_000_000;
@@ -32,14 +32,14 @@ const extra: SensorEvent[] = [
 describe('event codec', () => {
   it('round-trips every event type through a chunk', () => {
     const events = [...processEvents(PID, START, { pid: 600, start: START - 5000, path: 'C:\\Windows\\Explorer.EXE' }), ...extra];
-    const stored = joinChunk(events.map(encodeEvent));
+    const stored = encodeChunk(events);
     assert.deepEqual(decodeChunk(stored, PID, START), events);
     assert.deepEqual(decodeChunk(Buffer.from(stored), PID, START), events, 'also from a BLOB');
   });
 
   it('leaves field names, pid and process_start out of the stored form', () => {
-    const stored = encodeEvent(extra[2]!);
+    const stored = encodeChunk([extra[2]!]);
     assert.doesNotMatch(stored, /path|process_start|4242/);
-    assert.ok(stored.length < JSON.stringify(extra[2]).length / 2);
+    assert.ok(stored.length < JSON.stringify([extra[2]]).length / 2);
   });
 });

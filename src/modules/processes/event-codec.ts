@@ -4,8 +4,8 @@
  * own, known from its row) are left out, which halves what every event costs the disk and the
  * WAL; an absent field is `null` (trailing ones are dropped).
  *
- * Encoding runs on the ingest path before the writer (one string per event, so that a chunk can
- * be cut at a segment boundary without re-encoding); decoding on the read path.
+ * Encoding runs on the ingest path before the writer, one JSON.stringify per process and batch
+ * (per event it costs half as much again); decoding on the read path.
  */
 import { EVENT_SCHEMAS, type EventType, type SensorEvent } from '../../ingest/event.schemas.js';
 
@@ -16,24 +16,29 @@ const TYPE_CODES = new Map(TYPES.map((type, code) => [type, code]));
 const FIELDS: readonly (readonly string[])[] = TYPES.map((type) =>
   Object.keys(EVENT_SCHEMAS[type].properties).filter((name) => !ENVELOPE.has(name)));
 
-export function encodeEvent(event: SensorEvent): string {
+/** A chunk's stored form: the events of one process, in order. */
+export function encodeChunk(events: readonly SensorEvent[]): string {
+  return JSON.stringify(events.map(toRow));
+}
+
+/** The rows of a chunk, to cut it at a segment boundary; joined again with JSON.stringify. */
+export function chunkRows(data: string): unknown[][] {
+  return JSON.parse(data) as unknown[][];
+}
+
+function toRow(event: SensorEvent): unknown[] {
   const code = TYPE_CODES.get(event.type)!;
   const fields = FIELDS[code]!;
-  const values: unknown[] = [code, event.ts];
+  const row: unknown[] = [code, event.ts];
   const record = event as unknown as Record<string, unknown>;
   let last = 1;
   for (let i = 0; i < fields.length; i++) {
     const value = record[fields[i]!];
-    values.push(value ?? null);
+    row.push(value ?? null);
     if (value !== undefined && value !== null) last = i + 2;
   }
-  values.length = last + 1;
-  return JSON.stringify(values);
-}
-
-/** A chunk's stored form, from its events' encodings. */
-export function joinChunk(encodedEvents: readonly string[]): string {
-  return `[${encodedEvents.join(',')}]`;
+  row.length = last + 1;
+  return row;
 }
 
 /** The events of a chunk, whole again: the process's pid and start go back onto each. */

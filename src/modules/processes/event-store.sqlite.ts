@@ -11,7 +11,7 @@ import { baseName } from '../../ingest/normalize.js';
 import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } from '../../ingest/prepare.js';
 import { counter } from '../../ingest/rejection.js';
 import type { SensorIdentity } from '../sensors/sensors.service.js';
-import { decodeEvent, joinChunk } from './event-codec.js';
+import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
 import { prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
 import { TermDictionary } from './term-dictionary.sqlite.js';
@@ -109,7 +109,7 @@ export class SqliteEventStore implements EventStore {
       const process = this.processState(sensor, prepared);
       if (prepared.start && process.name === '') this.completeProcess(process, prepared.start, sensor.id);
       if (prepared.endTs !== undefined) this.endProcess(process, prepared.endTs);
-      accepted += prepared.events.length;
+      accepted += prepared.eventCount;
       this.appendEvents(process, prepared, serverMs);
     }
     this.statements.setSequence.run(sequence, sensor.id);
@@ -191,35 +191,45 @@ export class SqliteEventStore implements EventStore {
   }
 
   private appendEvents(process: ProcessState, prepared: PreparedProcess, serverMs: number): void {
-    const { events } = prepared;
-    let offset = 0;
-    while (offset < events.length) {
-      const firstTs = offset === 0 ? prepared.firstTs : (JSON.parse(events[offset]!) as unknown[])[1] as number;
-      const segment = this.openSegment(process, firstTs, serverMs);
-      const room = this.rules.maxEventsPerSegment - segment.eventCount;
-      const run = offset === 0 && events.length <= room ? events : events.slice(offset, offset + room);
-      // Only a batch that crosses a segment boundary needs its parts summed up again.
-      const summary = run === events ? prepared.summary : summarizeEncoded(run, prepared);
-      offset += run.length;
-      this.statements.insertChunk.run(segment.row, segment.nextChunk++, run.length, joinChunk(run));
-      const { terms } = summary;
-      for (let i = 0; i < terms.length; i += 2) {
-        this.statements.insertPosting.run(this.terms.id(terms[i]!, terms[i + 1]!), segment.row);
-      }
-      segment.eventCount += run.length;
-      for (let i = 0; i < COUNTED_TYPES.length; i++) segment.counts[i]! += summary.counts[i]!;
-      if (summary.lastTs > segment.lastUpdateMs) segment.lastUpdateMs = summary.lastTs;
-      segment.lastServerUpdateMs = serverMs;
-      this.touchedSegments.add(segment);
+    if (prepared.eventCount === 0) return;
+    const current = process.segment;
+    if (current && this.isOpen(current, serverMs) && current.eventCount + prepared.eventCount <= this.rules.maxEventsPerSegment) {
+      this.appendRun(current, prepared.chunk, prepared.eventCount, prepared.summary, serverMs);
+      return;
     }
+    // The rare path: the events open a segment, or cross into the next one.
+    const rows = chunkRows(prepared.chunk);
+    let offset = 0;
+    while (offset < rows.length) {
+      const segment = this.openSegment(process, rows[offset]![1] as number, serverMs);
+      const run = rows.slice(offset, offset + this.rules.maxEventsPerSegment - segment.eventCount);
+      offset += run.length;
+      const summary = run.length === rows.length ? prepared.summary : summarize(run.map((row) => decodeEvent(row, prepared.pid, prepared.processStart)));
+      this.appendRun(segment, run.length === rows.length ? prepared.chunk : JSON.stringify(run), run.length, summary, serverMs);
+    }
+  }
+
+  private appendRun(segment: SegmentState, chunk: string, eventCount: number, summary: EventsSummary, serverMs: number): void {
+    this.statements.insertChunk.run(segment.row, segment.nextChunk++, eventCount, chunk);
+    const { terms } = summary;
+    for (let i = 0; i < terms.length; i += 2) {
+      this.statements.insertPosting.run(this.terms.id(terms[i]!, terms[i + 1]!), segment.row);
+    }
+    segment.eventCount += eventCount;
+    for (let i = 0; i < COUNTED_TYPES.length; i++) segment.counts[i]! += summary.counts[i]!;
+    if (summary.lastTs > segment.lastUpdateMs) segment.lastUpdateMs = summary.lastTs;
+    segment.lastServerUpdateMs = serverMs;
+    this.touchedSegments.add(segment);
+  }
+
+  private isOpen(segment: SegmentState, serverMs: number): boolean {
+    return segment.eventCount < this.rules.maxEventsPerSegment && serverMs - segment.segmentId < this.rules.windowMs;
   }
 
   /** The process's open segment, or a new one when it is full or its window has closed. */
   private openSegment(process: ProcessState, firstEventMs: number, serverMs: number): SegmentState {
     const current = process.segment;
-    if (current && current.eventCount < this.rules.maxEventsPerSegment && serverMs - current.segmentId < this.rules.windowMs) {
-      return current;
-    }
+    if (current && this.isOpen(current, serverMs)) return current;
     // Segment ids are server times in ms and unique per process, even for two opened in one ms.
     const segmentId = current ? Math.max(serverMs, current.segmentId + 1) : serverMs;
     this.lastSegmentRow ??= this.statements.lastSegmentRow.get() as number;
@@ -250,11 +260,6 @@ export class SqliteEventStore implements EventStore {
       if (value !== 0) this.statements.addCounter.run(sensorId, name, value);
     }
   }
-}
-
-/** The summary of part of a process's events: the rare path of a batch that crosses a segment boundary. */
-function summarizeEncoded(run: readonly string[], prepared: PreparedProcess): EventsSummary {
-  return summarize(run.map((encoded) => decodeEvent(JSON.parse(encoded) as unknown[], prepared.pid, prepared.processStart)));
 }
 
 interface SegmentRow {
