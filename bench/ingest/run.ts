@@ -2,9 +2,10 @@
  * bench/ingest: end-to-end events/s from `vigil simulate` over HTTPS into `vigil serve` on the
  * embedded store (every search index maintained), with the server's peak RSS sampled each second.
  *
- *   npm run build && node --import tsx bench/ingest/run.ts [--sensors 16] [--duration 300] [--batch-size 2000]
+ *   npm run build && node --import tsx bench/ingest/run.ts [--sensors 16] [--duration 300] [--batch-size 2000] [--no-gzip]
  *
- * Prints one JSON line: events/s, p50/p99 batch acknowledgement latency, peak server RSS.
+ * Prints one JSON line: events/s, p50/p99 batch acknowledgement latency, peak server RSS, and the
+ * CPU time server and simulator spent per event.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,8 +21,15 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '300' },
     'batch-size': { type: 'string', default: '2000' },
     seed: { type: 'string', default: '1' },
+    'no-gzip': { type: 'boolean', default: false },
   },
 });
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 function rssBytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -42,20 +50,32 @@ try {
   });
   const token = spawnSync(process.execPath, [BIN, 'token', 'admin', '--data-dir', dataDir], { encoding: 'utf8' }).stdout.trim();
 
+  const serverCpuBefore = cpuSeconds(server.pid!);
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(server.pid!))), 1000);
   // Spawned asynchronously, so the RSS sampler keeps running while the simulator works.
   const simulator = spawn(process.execPath, [
     BIN, 'simulate', '--server', url, '--token', token, '--sensors', values.sensors!, '--duration', values.duration!,
-    '--batch-size', values['batch-size']!, '--seed', values.seed!, '--json',
+    '--batch-size', values['batch-size']!, '--seed', values.seed!, '--json', ...(values['no-gzip'] ? ['--no-gzip'] : []),
   ], { stdio: ['ignore', 'pipe', 'inherit'] });
   let report = '';
+  let simulatorCpu = 0;
+  const simulatorSampler = setInterval(() => (simulatorCpu = cpuSeconds(simulator.pid!)), 200);
   simulator.stdout.on('data', (chunk: Buffer) => (report += chunk.toString()));
   const status = await new Promise<number | null>((resolve) => simulator.on('exit', resolve));
   clearInterval(sampler);
+  clearInterval(simulatorSampler);
+  const serverCpu = cpuSeconds(server.pid!) - serverCpuBefore;
   if (status !== 0) throw new Error(`simulator exited with ${status}`);
   const summary = JSON.parse(report.trim().split('\n').at(-1)!);
-  console.log(JSON.stringify({ ...summary, server_peak_rss_mb: Math.round(peakRss / 1024 / 1024) }));
+  // CPU per event shows where the two shared cores go, whatever else the machine was doing.
+  const perEvent = (seconds: number) => Math.round((seconds / summary.events_acknowledged) * 1e7) / 10;
+  console.log(JSON.stringify({
+    ...summary,
+    server_peak_rss_mb: Math.round(peakRss / 1024 / 1024),
+    server_cpu_us_per_event: perEvent(serverCpu),
+    simulator_cpu_us_per_event: perEvent(simulatorCpu),
+  }));
 } finally {
   server.kill('SIGTERM');
   await new Promise((resolve) => server.on('exit', resolve));
