@@ -3,22 +3,20 @@
  * receives the ban list at check-in, blocks the program, and the ban counts the blocks.
  */
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Endpoint } from '../src/sensor/endpoint.js';
 import { simulate } from '../src/sensor/simulator.js';
-import { as, startTestApp, type TestApp } from './support/app.js';
+import { as, startListeningTestApp, type ListeningTestApp } from './support/app.js';
 import { mostStartedChildMd5 } from './support/simulated-programs.js';
 
 const SEED = 'banning-e2e';
 
 describe('banning with the simulator against a real server', () => {
-  let test: TestApp;
+  let test: ListeningTestApp;
   let server: string;
   before(async () => {
-    test = await startTestApp();
-    await test.app.listen({ port: 0, host: '127.0.0.1' });
-    server = `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}`;
+    test = await startListeningTestApp();
+    server = test.url;
   });
   after(() => test.close());
 

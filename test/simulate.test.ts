@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,7 +16,7 @@ import { SqlSensorsStore } from '../src/modules/sensors/sensors.store.js';
 import { BinaryCatalog, type Binary } from '../src/sensor/binaries.js';
 import { Endpoint } from '../src/sensor/endpoint.js';
 import { simulate, type SimulationOptions } from '../src/sensor/simulator.js';
-import { as, startTestApp, type TestApp } from './support/app.js';
+import { as, startListeningTestApp, type ListeningTestApp } from './support/app.js';
 
 type Counters = Record<string, number>;
 
@@ -42,13 +41,12 @@ function vigilSimulate(args: string[]): Promise<{ status: number | null; stdout:
 }
 
 describe('vigil simulate against a real server', () => {
-  let test: TestApp;
+  let test: ListeningTestApp;
   let server: string;
 
   before(async () => {
-    test = await startTestApp();
-    await test.app.listen({ port: 0, host: '127.0.0.1' });
-    server = `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}`;
+    test = await startListeningTestApp();
+    server = test.url;
   });
   after(() => test.close());
 

@@ -3,6 +3,7 @@
  * app.inject. The bootstrap admin exists; `as(token)` builds the auth header.
  */
 import { rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -35,6 +36,17 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The test app listening on plain HTTP on a free loopback port, for clients that need a URL (the simulator). */
+export interface ListeningTestApp extends TestApp {
+  url: string;
+}
+
+export async function startListeningTestApp(overrides: Partial<Config> = {}): Promise<ListeningTestApp> {
+  const test = await startTestApp(overrides);
+  await test.app.listen({ port: 0, host: '127.0.0.1' });
+  return { ...test, url: `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}` };
 }
 
 export function as(token: string): { 'x-auth-token': string } {
