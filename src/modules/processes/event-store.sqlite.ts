@@ -13,7 +13,7 @@ import { counter } from '../../ingest/rejection.js';
 import type { SensorIdentity } from '../sensors/sensors.service.js';
 import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
-import { prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
+import { POSTINGS_PER_STATEMENT, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
 import { TermDictionary } from './term-dictionary.sqlite.js';
 
 interface SegmentState {
@@ -53,6 +53,8 @@ export class SqliteEventStore implements EventStore {
   /** Rows to write when the current transaction ends. */
   private newProcesses = new Map<number, NewProcessRow>();
   private touchedSegments = new Set<SegmentState>();
+  /** (term id, segment row) pairs, flat, inserted at the end of the transaction. */
+  private postings: number[] = [];
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -78,6 +80,7 @@ export class SqliteEventStore implements EventStore {
       this.lastProcessRow = this.lastSegmentRow = undefined;
       this.newProcesses = new Map();
       this.touchedSegments = new Set();
+      this.postings = [];
       throw error;
     }
   }
@@ -212,9 +215,7 @@ export class SqliteEventStore implements EventStore {
   private appendRun(segment: SegmentState, chunk: string, eventCount: number, summary: EventsSummary, serverMs: number): void {
     this.statements.insertChunk.run(segment.row, segment.nextChunk++, eventCount, chunk);
     const { terms } = summary;
-    for (let i = 0; i < terms.length; i += 2) {
-      this.statements.insertPosting.run(this.terms.id(terms[i]!, terms[i + 1]!), segment.row);
-    }
+    for (let i = 0; i < terms.length; i += 2) this.postings.push(this.terms.id(terms[i]!, terms[i + 1]!), segment.row);
     segment.eventCount += eventCount;
     for (let i = 0; i < COUNTED_TYPES.length; i++) segment.counts[i]! += summary.counts[i]!;
     if (summary.lastTs > segment.lastUpdateMs) segment.lastUpdateMs = summary.lastTs;
@@ -253,6 +254,15 @@ export class SqliteEventStore implements EventStore {
     }
     this.newProcesses = new Map();
     this.touchedSegments = new Set();
+    this.writePostings();
+  }
+
+  private writePostings(): void {
+    const postings = this.postings;
+    const whole = postings.length - (postings.length % (2 * POSTINGS_PER_STATEMENT));
+    for (let i = 0; i < whole; i += 2 * POSTINGS_PER_STATEMENT) this.statements.insertPostings.run(postings.slice(i, i + 2 * POSTINGS_PER_STATEMENT));
+    for (let i = whole; i < postings.length; i += 2) this.statements.insertPosting.run(postings[i], postings[i + 1]);
+    this.postings = [];
   }
 
   private addCounters(sensorId: number, counters: ReadonlyMap<string, number>): void {
