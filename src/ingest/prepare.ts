@@ -33,6 +33,8 @@ export interface PreparedProcess {
   eventCount: number;
   /** The kept events as one chunk (event-codec.ts), in the order sent. */
   chunk: string;
+  /** Sensor time of the first kept event. */
+  firstTs: number;
   summary: EventsSummary;
 }
 
@@ -88,6 +90,7 @@ export class EventPreparer {
         endTs: end?.ts,
         eventCount: kept.length,
         chunk: encodeChunk(kept),
+        firstTs: kept[0]?.ts ?? 0,
         summary: summarize(kept),
       });
     }

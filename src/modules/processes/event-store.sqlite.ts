@@ -195,20 +195,20 @@ export class SqliteEventStore implements EventStore {
 
   private appendEvents(process: ProcessState, prepared: PreparedProcess, serverMs: number): void {
     if (prepared.eventCount === 0) return;
-    const current = process.segment;
-    if (current && this.isOpen(current, serverMs) && current.eventCount + prepared.eventCount <= this.rules.maxEventsPerSegment) {
-      this.appendRun(current, prepared.chunk, prepared.eventCount, prepared.summary, serverMs);
+    const segment = this.openSegment(process, prepared.firstTs, serverMs);
+    if (segment.eventCount + prepared.eventCount <= this.rules.maxEventsPerSegment) {
+      this.appendRun(segment, prepared.chunk, prepared.eventCount, prepared.summary, serverMs);
       return;
     }
-    // The rare path: the events open a segment, or cross into the next one.
+    // The rare path: the events cross into the next segment, so the chunk is cut in parts.
     const rows = chunkRows(prepared.chunk);
     let offset = 0;
     while (offset < rows.length) {
-      const segment = this.openSegment(process, rows[offset]![1] as number, serverMs);
-      const run = rows.slice(offset, offset + this.rules.maxEventsPerSegment - segment.eventCount);
+      const current = this.openSegment(process, rows[offset]![1] as number, serverMs);
+      const run = rows.slice(offset, offset + this.rules.maxEventsPerSegment - current.eventCount);
       offset += run.length;
-      const summary = run.length === rows.length ? prepared.summary : summarize(run.map((row) => decodeEvent(row, prepared.pid, prepared.processStart)));
-      this.appendRun(segment, run.length === rows.length ? prepared.chunk : JSON.stringify(run), run.length, summary, serverMs);
+      const summary = summarize(run.map((row) => decodeEvent(row, prepared.pid, prepared.processStart)));
+      this.appendRun(current, JSON.stringify(run), run.length, summary, serverMs);
     }
   }
 
