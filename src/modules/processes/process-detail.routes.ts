@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { bytesReply } from '../binaries/binaries.schemas.js';
 import { EVENT_API_VERSIONS } from './event-formats/index.js';
 import {
   EventsQuery, eventsReply, HostCount, HostCountQuery, PreviewQuery, previewReply, ProcessParams, SegmentList, SegmentParams,
@@ -74,6 +75,13 @@ export const processDetailRoutes: FastifyPluginAsyncTypebox<{ processes: Process
       },
     }, ({ principal, params, query }) => processes.preview(principal, version, params.id, params.segment, query.q));
   }
+
+  app.get('/api/v1/process/:id/:segment/report', {
+    schema: {
+      tags, summary: 'A zip: json/process.json, json/summary.json and CSVs of the file, registry, module and network events',
+      params: SegmentParams, response: { 200: bytesReply('application/zip', 'zip report') },
+    },
+  }, async ({ principal, params }, reply) => reply.type('application/zip').send(await processes.report(principal, params.id, params.segment)));
 
   app.get('/api/v1/process/:id/:segment/threat_intel_hits', {
     schema: {

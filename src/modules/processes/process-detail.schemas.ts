@@ -14,8 +14,11 @@ export const SegmentParams = Type.Object({
   }),
 });
 
+/** How many children and siblings a summary lists unless asked otherwise (reference core §4.1). */
+export const DEFAULT_CHILDREN = 15;
+
 export const SummaryQuery = Type.Object({
-  children: Type.Integer({ minimum: 0, maximum: 10_000, default: 15, description: 'how many children (and siblings) to list' }),
+  children: Type.Integer({ minimum: 0, maximum: 10_000, default: DEFAULT_CHILDREN, description: 'how many children (and siblings) to list' }),
 });
 
 export const EventsQuery = Type.Object({

@@ -7,6 +7,7 @@
  * not leak. Relatives outside the caller's groups are left out.
  */
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors.js';
 import { canViewGroup, type Principal } from '../../domain/permissions.js';
 import { parseProcessId, uniqueId, REFERENCE_SEGMENT, type ProcessKey } from '../../domain/process-id.js';
@@ -15,9 +16,10 @@ import { documentTime } from '../../domain/wire-time.js';
 import { completeLists, EVENT_FORMATS, type CompleteLists, type EventApiVersion } from './event-formats/index.js';
 import { namedBinaries, timeOrdered, windowOf, type ListedEvent } from './process-events.js';
 import { mergeSpans, processDocument, spannedDocument, type ProcessRecord, type SegmentRecord, type SegmentSpan } from './process-document.js';
-import type { EventsQuery, SegmentList, SummaryV1, SummaryV2 } from './process-detail.schemas.js';
+import { DEFAULT_CHILDREN, type EventsQuery, type SegmentList, type SummaryV1, type SummaryV2 } from './process-detail.schemas.js';
 import type { GroupScope, ProcessDetailStore, RelatedProcess } from './process-detail.store.js';
 import { highlighter, previewLists } from './process-preview.js';
+import { processReport } from './process-report.js';
 
 const SEGMENT = /^\d{1,16}$/;
 const MD5 = /^[0-9a-f]{32}$/i;
@@ -92,6 +94,14 @@ export class ProcessDetailService {
     const { process, segments, span } = await this.locate(actor, id, segment);
     const lists: CompleteLists = completeLists(await this.orderedEvents(process, segments), EVENT_FORMATS[version], process.sensorId);
     return { ...processDocument(process, span), segment: '', ...previewLists(lists, marker) };
+  }
+
+  /** The zip report: the document, the v1 summary and CSVs of the file, registry, module and network events. */
+  async report(actor: Principal, id: string, segment: string): Promise<Readable> {
+    const { process, segments, span } = await this.locate(actor, id, segment);
+    const document = spannedDocument(process, span);
+    const summary = { process: document, ...(await this.relatives(actor, process, DEFAULT_CHILDREN)) };
+    return processReport(document, summary, await this.orderedEvents(process, segments), span.lastServerUpdateMs);
   }
 
   /** Threat-intelligence hits need Carbon Black's cloud, with which Vigil shares nothing. */

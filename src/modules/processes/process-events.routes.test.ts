@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { strFromU8, unzipSync } from 'fflate';
 import { as, startTestApp, type TestApp } from '../../../test/support/app.js';
 import { binaryMetadata, registerSensor, uploadBinary, uploadEvents, type TestSensor } from '../../../test/support/sensors.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
@@ -204,5 +205,24 @@ describe('process events', () => {
     const bad = await test.app.inject({ url: `/api/v1/process/${id}/0/preview?q=domain:(`, headers: as(test.adminToken) });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().reason, 'query_malformed_syntax');
+  });
+
+  it('reports the process as a zip of its document, summary and event CSVs', async () => {
+    const response = await test.app.inject({ url: `/api/v1/process/${id}/0/report`, headers: as(test.adminToken) });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers['content-type'], 'application/zip');
+    const files = unzipSync(response.rawPayload);
+    assert.deepEqual(Object.keys(files).sort(), [
+      'csv/filemods.csv', 'csv/modloads.csv', 'csv/netconn.csv', 'csv/regmods.csv', 'json/process.json', 'json/summary.json',
+    ]);
+    assert.equal(JSON.parse(strFromU8(files['json/process.json']!)).id, id);
+    assert.deepEqual(Object.keys(JSON.parse(strFromU8(files['json/summary.json']!))), ['process', 'parent', 'children', 'siblings']);
+    assert.equal(strFromU8(files['csv/netconn.csv']!), [
+      'time,direction,protocol,local_ip,local_port,remote_ip,remote_port,domain',
+      '2026-11-20T10:00:00.005Z,outbound,6,192.168.14.18,58380,137.254.120.31,80,dl.javafx.com',
+      '2026-11-20T10:00:00.006Z,inbound,17,,,2001:db8::1,53,',
+      '',
+    ].join('\r\n'));
+    assert.equal(strFromU8(files['csv/filemods.csv']!).split('\r\n').length, 4, 'header, two rows, end');
   });
 });
