@@ -10,10 +10,10 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/errors.js';
 import { canViewGroup, type Principal } from '../../domain/permissions.js';
-import { parseProcessId, uniqueId, REFERENCE_SEGMENT, type ProcessKey } from '../../domain/process-id.js';
+import { parseProcessId, processId, REFERENCE_SEGMENT, uniqueId, type ProcessKey } from '../../domain/process-id.js';
 import { parseClientTime } from '../../domain/record-time.js';
 import { documentTime } from '../../domain/wire-time.js';
-import { completeLists, EVENT_FORMATS, type CompleteLists, type EventApiVersion } from './event-formats/index.js';
+import { completeLists, EVENT_FORMATS, type EventApiVersion } from './event-formats/index.js';
 import { namedBinaries, timeOrdered, windowOf, type ListedEvent } from './process-events.js';
 import { mergeSpans, processDocument, spannedDocument, type ProcessRecord, type SegmentRecord, type SegmentSpan } from './process-document.js';
 import { DEFAULT_CHILDREN, type EventsQuery, type SegmentList, type SummaryV1, type SummaryV2 } from './process-detail.schemas.js';
@@ -53,7 +53,7 @@ export class ProcessDetailService {
 
   async segmentList(actor: Principal, id: string): Promise<SegmentList> {
     const { process, segments } = await this.locate(actor, id, '0');
-    const processGuid = processDocument(process, mergeSpans(segments)).id;
+    const processGuid = processId(keyOf(process));
     return {
       process: {
         segments: segments.map((segment) => ({
@@ -92,7 +92,7 @@ export class ProcessDetailService {
   async preview(actor: Principal, version: 1 | 2, id: string, segment: string, q: string | undefined) {
     const marker = highlighter(q, this.now());
     const { process, segments, span } = await this.locate(actor, id, segment);
-    const lists: CompleteLists = completeLists(await this.orderedEvents(process, segments), EVENT_FORMATS[version], process.sensorId);
+    const lists = completeLists(await this.orderedEvents(process, segments), EVENT_FORMATS[version], process.sensorId);
     return { ...processDocument(process, span), segment: '', ...previewLists(lists, marker) };
   }
 
