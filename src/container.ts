@@ -15,6 +15,8 @@ import { BinaryContentStore } from './modules/binaries/binary-content.js';
 import { BinariesService } from './modules/binaries/binaries.service.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
 import { ThreadedEventStore } from './modules/processes/event-store.threaded.js';
+import { ProcessDetailService } from './modules/processes/process-detail.service.js';
+import { SqlProcessDetailStore } from './modules/processes/process-detail.store.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
@@ -44,6 +46,7 @@ export interface Services {
   sensors: SensorsService;
   bans: BansService;
   binaries: BinariesService;
+  processes: ProcessDetailService;
   ingest: IngestPipeline;
 }
 
@@ -90,6 +93,7 @@ export async function createContainer(config: Config): Promise<Container> {
     sensors,
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries'))),
+    processes: new ProcessDetailService(new SqlProcessDetailStore(db)),
     ingest,
   };
   return {

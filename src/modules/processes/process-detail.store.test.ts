@@ -1,0 +1,4 @@
+import { forEachDialect } from '../../../test/support/dialects.js';
+import { processDetailStoreContract } from './process-detail.store.contract.js';
+
+forEachDialect(processDetailStoreContract);

@@ -1,0 +1,263 @@
+/**
+ * Reads of one process and its neighbourhood: its row, segments and events, its children and
+ * siblings, and what the server knows of the binaries its events name. Written once against
+ * SqlDatabase; process-detail.store.contract.ts is the contract every dialect must pass.
+ *
+ * Every read is an indexed lookup: a process by (sensor, pid, start), its segments by
+ * (process_id, segment_id), children and siblings by (sensor, parent_pid, parent_start_ms), and a
+ * segment's events as one range scan over segment_events (segment_row, chunk).
+ */
+import type { SqlDatabase, SqlValue } from '../../db/database.js';
+import type { ProcessKey } from '../../domain/process-id.js';
+import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { COUNTED_TYPES } from '../../ingest/prepare.js';
+import { decodeChunk } from './event-codec.js';
+import { mergeSpans, type EventCounts, type ProcessRecord, type SegmentRecord, type SegmentSpan } from './process-document.js';
+
+/** The groups whose processes a read may return: every group, or these. */
+export type GroupScope = 'all' | readonly number[];
+
+export interface RelatedProcess {
+  process: ProcessRecord;
+  /** All of its segments, merged. */
+  span: SegmentSpan;
+}
+
+export interface BinarySignature {
+  /** Lowercase. */
+  md5: string;
+  /** The sensor's verdict, or "(Unknown)" when it could not check. */
+  digsigResult: string;
+  digsigPublisher: string | undefined;
+}
+
+export interface Md5Frequency {
+  /** Sensors in scope that ran a process from this binary. */
+  hostCount: number;
+  /** Sensors in scope. */
+  globalCount: number;
+  /** Process segments (search documents) of such processes. */
+  numDocs: number;
+}
+
+export interface ProcessDetailStore {
+  /** The process with this key that has at least one segment; undefined otherwise. */
+  find(key: ProcessKey): Promise<ProcessRecord | undefined>;
+  /** Its segments, oldest first. */
+  segments(processRow: number): Promise<SegmentRecord[]>;
+  /**
+   * Processes of `parent`'s sensor whose parent it is, in `scope`, with a segment: by start, then
+   * pid, at most `limit`.
+   */
+  children(parent: ProcessKey, scope: GroupScope, limit: number): Promise<RelatedProcess[]>;
+  /**
+   * Other processes of its sensor with the same parent (for an unknown parent: the same parent
+   * pid and no parent start), in `scope`, with a segment: by start, then pid, at most `limit`.
+   */
+  siblings(process: ProcessRecord, scope: GroupScope, limit: number): Promise<RelatedProcess[]>;
+  /** The events of each segment row given, in storage order, one list per row in the order given. */
+  events(process: ProcessKey, segmentRows: readonly number[]): Promise<SensorEvent[][]>;
+  /** Signatures of the known binaries among these md5s that a sensor in `scope` observed. */
+  binarySignatures(md5s: readonly string[], scope: GroupScope): Promise<BinarySignature[]>;
+  /** How widely processes from this binary ran (lowercase md5), counting sensors in `scope`. */
+  md5Frequency(md5: string, scope: GroupScope): Promise<Md5Frequency>;
+}
+
+interface ProcessRow {
+  id: number;
+  sensor_id: number;
+  pid: number;
+  start_ms: number;
+  group_id: number;
+  group_name: string | null;
+  hostname: string;
+  host_type: string;
+  os_type: string;
+  path: string;
+  process_name: string;
+  cmdline: string;
+  username: string;
+  uid: string;
+  md5: string;
+  sha256: string;
+  parent_pid: number;
+  parent_start_ms: number | null;
+  parent_name: string;
+  parent_md5: string;
+  parent_row_name: string | null;
+  parent_row_md5: string | null;
+  end_ms: number | null;
+  ip_addresses: string | null;
+}
+
+type SegmentRow = {
+  id: number;
+  process_id: number;
+  segment_id: number;
+  last_update_ms: number;
+  last_server_update_ms: number;
+  event_count: number;
+} & Record<`${(typeof COUNTED_TYPES)[number]}_count`, number>;
+
+/** The process row with its group's name, its sensor's addresses and its parent's row. */
+const PROCESS_SELECT = `
+  SELECT p.id, p.sensor_id, p.pid, p.start_ms, p.group_id, g.name AS group_name, p.hostname, p.host_type, p.os_type,
+    p.path, p.process_name, p.cmdline, p.username, p.uid, p.md5, p.sha256, p.parent_pid, p.parent_start_ms,
+    p.parent_name, p.parent_md5, pp.process_name AS parent_row_name, pp.md5 AS parent_row_md5, p.end_ms,
+    s.ip_addresses
+  FROM processes p
+  LEFT JOIN sensor_groups g ON g.id = p.group_id
+  LEFT JOIN sensors s ON s.id = p.sensor_id
+  LEFT JOIN processes pp ON pp.sensor_id = p.sensor_id AND pp.pid = p.parent_pid AND pp.start_ms = p.parent_start_ms`;
+
+const HAS_SEGMENT = 'EXISTS (SELECT 1 FROM segments sg WHERE sg.process_id = p.id)';
+
+/** SQLite's default limit on bound parameters is far above this; it keeps IN lists modest. */
+const IN_LIST_SIZE = 500;
+
+export class SqlProcessDetailStore implements ProcessDetailStore {
+  constructor(private readonly db: SqlDatabase) {}
+
+  async find(key: ProcessKey): Promise<ProcessRecord | undefined> {
+    const row = await this.db.get<ProcessRow>(
+      `${PROCESS_SELECT} WHERE p.sensor_id = ? AND p.pid = ? AND p.start_ms = ? AND ${HAS_SEGMENT}`,
+      [key.sensorId, key.pid, key.startMs],
+    );
+    return row && toProcess(row);
+  }
+
+  async segments(processRow: number): Promise<SegmentRecord[]> {
+    const rows = await this.db.all<SegmentRow>('SELECT * FROM segments WHERE process_id = ? ORDER BY segment_id', [processRow]);
+    return rows.map(toSegment);
+  }
+
+  async children(parent: ProcessKey, scope: GroupScope, limit: number): Promise<RelatedProcess[]> {
+    return this.related('p.parent_pid = ? AND p.parent_start_ms = ?', [parent.pid, parent.startMs], parent.sensorId, scope, limit);
+  }
+
+  async siblings(process: ProcessRecord, scope: GroupScope, limit: number): Promise<RelatedProcess[]> {
+    const parent = process.parentStartMs === null
+      ? { where: 'p.parent_pid = ? AND p.parent_start_ms IS NULL', params: [process.parentPid] }
+      : { where: 'p.parent_pid = ? AND p.parent_start_ms = ?', params: [process.parentPid, process.parentStartMs] };
+    return this.related(`${parent.where} AND p.id <> ?`, [...parent.params, process.row], process.sensorId, scope, limit);
+  }
+
+  async events(process: ProcessKey, segmentRows: readonly number[]): Promise<SensorEvent[][]> {
+    const lists: SensorEvent[][] = [];
+    for (const row of segmentRows) {
+      const chunks = await this.db.all<{ data: string | Buffer }>(
+        'SELECT data FROM segment_events WHERE segment_row = ? ORDER BY chunk', [row],
+      );
+      lists.push(chunks.flatMap((chunk) => decodeChunk(chunk.data, process.pid, process.startMs)));
+    }
+    return lists;
+  }
+
+  async binarySignatures(md5s: readonly string[], scope: GroupScope): Promise<BinarySignature[]> {
+    const signatures: BinarySignature[] = [];
+    if (scope !== 'all' && scope.length === 0) return signatures;
+    for (let i = 0; i < md5s.length; i += IN_LIST_SIZE) {
+      const part = md5s.slice(i, i + IN_LIST_SIZE);
+      const observed = scope === 'all' ? '' : `AND EXISTS (SELECT 1 FROM binary_observations o JOIN sensors s ON s.id = o.sensor_id
+        WHERE o.md5 = b.md5 AND s.group_id IN (${marks(scope.length)}))`;
+      const rows = await this.db.all<{ md5: string; metadata: string }>(
+        `SELECT b.md5, b.metadata FROM binaries b WHERE b.md5 IN (${marks(part.length)}) ${observed}`,
+        [...part, ...(scope === 'all' ? [] : scope)],
+      );
+      for (const row of rows) {
+        const { digsig } = JSON.parse(row.metadata) as { digsig?: { result?: string; publisher?: string } };
+        signatures.push({ md5: row.md5, digsigResult: digsig?.result ?? '(Unknown)', digsigPublisher: digsig?.publisher });
+      }
+    }
+    return signatures;
+  }
+
+  async md5Frequency(md5: string, scope: GroupScope): Promise<Md5Frequency> {
+    if (scope !== 'all' && scope.length === 0) return { hostCount: 0, globalCount: 0, numDocs: 0 };
+    const inScope = (column: string) => (scope === 'all' ? '' : ` AND ${column} IN (${marks(scope.length)})`);
+    const scopeParams = scope === 'all' ? [] : [...scope];
+    const hosts = await this.db.get<{ hosts: number; docs: number }>(
+      `SELECT COUNT(DISTINCT p.sensor_id) AS hosts, COUNT(sg.id) AS docs
+       FROM processes p JOIN segments sg ON sg.process_id = p.id WHERE p.md5 = ?${inScope('p.group_id')}`,
+      [md5, ...scopeParams],
+    );
+    const sensors = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sensors WHERE 1 = 1${inScope('group_id')}`, scopeParams);
+    return { hostCount: hosts?.hosts ?? 0, globalCount: sensors?.n ?? 0, numDocs: hosts?.docs ?? 0 };
+  }
+
+  private async related(where: string, params: SqlValue[], sensorId: number, scope: GroupScope, limit: number): Promise<RelatedProcess[]> {
+    if (limit === 0 || (scope !== 'all' && scope.length === 0)) return [];
+    const inScope = scope === 'all' ? '' : ` AND p.group_id IN (${marks(scope.length)})`;
+    const rows = await this.db.all<ProcessRow>(
+      `${PROCESS_SELECT} WHERE p.sensor_id = ? AND ${where}${inScope} AND ${HAS_SEGMENT} ORDER BY p.start_ms, p.pid LIMIT ?`,
+      [sensorId, ...params, ...(scope === 'all' ? [] : scope), limit],
+    );
+    const segments = await this.segmentsOf(rows.map((row) => row.id));
+    return rows.map((row) => ({ process: toProcess(row), span: mergeSpans(segments.get(row.id) ?? []) }));
+  }
+
+  /** The segments of several processes, by process row. */
+  private async segmentsOf(processRows: readonly number[]): Promise<Map<number, SegmentRecord[]>> {
+    const byProcess = new Map<number, SegmentRecord[]>();
+    for (let i = 0; i < processRows.length; i += IN_LIST_SIZE) {
+      const part = processRows.slice(i, i + IN_LIST_SIZE);
+      const rows = await this.db.all<SegmentRow>(
+        `SELECT * FROM segments WHERE process_id IN (${marks(part.length)}) ORDER BY process_id, segment_id`, part,
+      );
+      for (const row of rows) {
+        const list = byProcess.get(row.process_id);
+        if (list) list.push(toSegment(row));
+        else byProcess.set(row.process_id, [toSegment(row)]);
+      }
+    }
+    return byProcess;
+  }
+}
+
+function marks(count: number): string {
+  return new Array<string>(count).fill('?').join(', ');
+}
+
+function toProcess(row: ProcessRow): ProcessRecord {
+  return {
+    row: row.id,
+    sensorId: row.sensor_id,
+    pid: row.pid,
+    startMs: row.start_ms,
+    groupId: row.group_id,
+    groupName: row.group_name ?? '',
+    hostname: row.hostname,
+    hostType: row.host_type,
+    osType: row.os_type,
+    path: row.path,
+    processName: row.process_name,
+    cmdline: row.cmdline,
+    username: row.username,
+    uid: row.uid,
+    md5: row.md5,
+    sha256: row.sha256,
+    parentPid: row.parent_pid,
+    parentStartMs: row.parent_start_ms,
+    parentName: row.parent_name || (row.parent_row_name ?? ''),
+    parentMd5: row.parent_md5 || (row.parent_row_md5 ?? ''),
+    endMs: row.end_ms,
+    sensorIp: firstIpv4(row.ip_addresses ?? ''),
+  };
+}
+
+/** The first IPv4 address of a sensor's "|10.1.2.3|fe80::1|" list. */
+function firstIpv4(addresses: string): string {
+  return addresses.split('|').find((address) => /^\d{1,3}(\.\d{1,3}){3}$/.test(address)) ?? '';
+}
+
+function toSegment(row: SegmentRow): SegmentRecord {
+  const counts = Object.fromEntries(COUNTED_TYPES.map((type) => [type, row[`${type}_count`]])) as EventCounts;
+  return {
+    row: row.id,
+    segmentId: row.segment_id,
+    lastUpdateMs: row.last_update_ms,
+    lastServerUpdateMs: row.last_server_update_ms,
+    eventCount: row.event_count,
+    counts,
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * A process's events as the events routes serve them: the segments asked for merged into one
+ * time-ordered list (segment 0 merges all), then the client's time window and page.
+ */
+import type { SensorEvent } from '../../ingest/event.schemas.js';
+
+/** The events that appear in `*_complete` lists (a process's own start and end are its document). */
+export type ListedEvent = Exclude<SensorEvent, { type: 'process_start' | 'process_end' }>;
+
+export interface EventWindow {
+  /** Sensor clock, inclusive. */
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+  /** Events to skip, after the time window. */
+  start?: number | undefined;
+  /** At most this many, after skipping. */
+  count?: number | undefined;
+}
+
+/**
+ * The listed events of these segments in time order. Events of equal time keep the order the
+ * sensor sent them in, and earlier segments come first: a stable sort over the segments in order.
+ */
+export function timeOrdered(segments: readonly (readonly SensorEvent[])[]): ListedEvent[] {
+  const events = segments.flat().filter((event): event is ListedEvent => event.type !== 'process_start' && event.type !== 'process_end');
+  return events.sort((a, b) => a.ts - b.ts);
+}
+
+export function windowOf(events: readonly ListedEvent[], window: EventWindow): ListedEvent[] {
+  const { fromMs, toMs } = window;
+  const inTime = fromMs === undefined && toMs === undefined
+    ? events
+    : events.filter((event) => (fromMs === undefined || event.ts >= fromMs) && (toMs === undefined || event.ts <= toMs));
+  const start = window.start ?? 0;
+  return inTime.slice(start, window.count === undefined ? undefined : start + window.count);
+}
+
+/** The md5s of binaries the events name: modules loaded, children started, processes touched. */
+export function namedBinaries(events: readonly ListedEvent[]): Set<string> {
+  const md5s = new Set<string>();
+  for (const event of events) {
+    if (event.type === 'modload') md5s.add(event.md5);
+    else if (event.type === 'childproc' && event.md5) md5s.add(event.md5);
+    else if (event.type === 'crossproc' && event.target_md5) md5s.add(event.target_md5);
+  }
+  return md5s;
+}
