@@ -15,6 +15,12 @@ import type { CommandOutcome, CommandRecord, CommandRequest } from './live-respo
 /** HRESULT E_FAIL: what a command's error says when the sensor's answer made no sense. */
 const E_FAIL = 0x80004005;
 
+/** The outcome given to commands that time out, and to those left pending when their session times out. */
+export const TIMED_OUT: CommandOutcome = {
+  // HRESULT_FROM_WIN32(ERROR_TIMEOUT): cbapi decodes it for the user.
+  resultCode: 0x800705b4, resultType: 'WinHresult', resultDesc: 'The sensor did not answer in time', output: {},
+};
+
 const OUTPUT_KEYS: Record<CommandName, readonly (keyof CommandOutput)[]> = {
   'process list': ['processes'],
   'directory list': ['files'],

@@ -3,8 +3,12 @@
  * live-response.store.contract.ts is the contract every dialect must pass. The instructions that
  * carry sessions and commands to sensors live in the sensors store: this one keeps their ids.
  */
-import type { SqlDatabase, SqlExecutor } from '../../db/database.js';
+import type { SqlDatabase } from '../../db/database.js';
+import { TIMED_OUT } from './live-response-commands.js';
 import type { CommandName, CommandOutput, CommandStatus, SessionStatus } from './live-response.schemas.js';
+import {
+  OPEN, SESSION_COLUMNS, commandWhere, endSession, finishCommand, insertFile, sessionById, toFile, toSession, type FileRow, type SessionRow,
+} from './live-response-sql.js';
 
 /** What the sensor said when it attached. */
 export interface AttachFacts {
@@ -82,12 +86,6 @@ export interface ExpiryLimits {
   commandTimeoutMs: number;
 }
 
-/** The outcome given to commands that time out, and to those left pending when their session times out. */
-export const TIMED_OUT: CommandOutcome = {
-  // HRESULT_FROM_WIN32(ERROR_TIMEOUT): cbapi decodes it for the user.
-  resultCode: 0x800705b4, resultType: 'WinHresult', resultDesc: 'The sensor did not answer in time', output: {},
-};
-
 export interface LiveResponseStore {
   /** The sensor's open (pending or active) session, or a new pending one; `created` tells which. */
   openSession(session: NewSession): Promise<{ session: SessionRecord; created: boolean }>;
@@ -129,22 +127,6 @@ export interface LiveResponseStore {
   /** Forgets files created before this time; their ids, for the caller to delete the content. */
   dropFilesCreatedBefore(ms: number): Promise<number[]>;
 }
-
-const OPEN = `status IN ('pending', 'active')`;
-const SESSION_COLUMNS = `s.*, (SELECT COALESCE(SUM(size), 0) FROM live_response_files f WHERE f.session_id = s.id) AS storage_bytes`;
-
-interface SessionRow {
-  id: number; sensor_id: number; status: SessionStatus; user_id: number; username: string; created_ms: number;
-  attached_ms: number | null; last_activity_ms: number; sensor_seen_ms: number | null; ended_ms: number | null;
-  instruction_id: number | null; attach: string | null; storage_bytes: number;
-}
-
-interface CommandRow {
-  id: number; session_id: number; sensor_id: number; name: CommandName; request: string; status: CommandStatus; username: string;
-  created_ms: number; completed_ms: number | null; instruction_id: number | null; file_id: number | null; outcome: string | null;
-}
-
-interface FileRow { id: number; session_id: number; file_name: string; size: number | null; created_ms: number }
 
 export class SqlLiveResponseStore implements LiveResponseStore {
   constructor(private readonly db: SqlDatabase) {}
@@ -292,64 +274,4 @@ export class SqlLiveResponseStore implements LiveResponseStore {
     const rows = await this.db.all<{ id: number }>('DELETE FROM live_response_files WHERE created_ms < ? RETURNING id', [ms]);
     return rows.map((row) => row.id);
   }
-}
-
-async function sessionById(db: SqlExecutor, id: number): Promise<SessionRecord | undefined> {
-  const row = await db.get<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM live_response_sessions s WHERE id = ?`, [id]);
-  return row && toSession(row);
-}
-
-async function endSession(tx: SqlExecutor, sessionId: number, status: 'close' | 'timeout' | 'error', nowMs: number): Promise<number[] | undefined> {
-  const ended = await tx.get<{ instruction_id: number | null }>(
-    `UPDATE live_response_sessions SET status = ?, ended_ms = ? WHERE id = ? AND ${OPEN} RETURNING instruction_id`,
-    [status, nowMs, sessionId],
-  );
-  if (!ended) return undefined;
-  const pending = await tx.all<{ instruction_id: number | null }>(
-    `UPDATE live_response_commands SET status = ?, completed_ms = ?, outcome = ?
-     WHERE session_id = ? AND status = 'pending' RETURNING instruction_id`,
-    [status === 'close' ? 'cancel' : 'error', nowMs, status === 'close' ? null : JSON.stringify(TIMED_OUT), sessionId],
-  );
-  return [ended.instruction_id, ...pending.map((row) => row.instruction_id)].filter((id): id is number => id !== null);
-}
-
-async function finishCommand(db: SqlExecutor, commandId: number, status: 'complete' | 'error', outcome: CommandOutcome, nowMs: number): Promise<boolean> {
-  const { changes } = await db.run(
-    `UPDATE live_response_commands SET status = ?, completed_ms = ?, outcome = ? WHERE id = ? AND status = 'pending'`,
-    [status, nowMs, JSON.stringify(outcome), commandId],
-  );
-  return changes > 0;
-}
-
-async function commandWhere(db: SqlExecutor, where: string, params: (string | number)[]): Promise<CommandRecord[]> {
-  const rows = await db.all<CommandRow>(`SELECT * FROM live_response_commands WHERE ${where} ORDER BY id`, params);
-  return rows.map(toCommand);
-}
-
-async function insertFile(db: SqlExecutor, sessionId: number, fileName: string, nowMs: number): Promise<FileRecord> {
-  const row = await db.get<FileRow>(
-    'INSERT INTO live_response_files (session_id, file_name, created_ms) VALUES (?, ?, ?) RETURNING *',
-    [sessionId, fileName, nowMs],
-  );
-  return toFile(row!);
-}
-
-function toSession(row: SessionRow): SessionRecord {
-  return {
-    id: row.id, sensorId: row.sensor_id, status: row.status, userId: row.user_id, username: row.username, createdMs: row.created_ms,
-    attachedMs: row.attached_ms, lastActivityMs: row.last_activity_ms, sensorSeenMs: row.sensor_seen_ms, endedMs: row.ended_ms,
-    instructionId: row.instruction_id, attach: row.attach === null ? null : JSON.parse(row.attach), storageBytes: Number(row.storage_bytes),
-  };
-}
-
-function toCommand(row: CommandRow): CommandRecord {
-  return {
-    id: row.id, sessionId: row.session_id, sensorId: row.sensor_id, name: row.name, request: JSON.parse(row.request), status: row.status,
-    username: row.username, createdMs: row.created_ms, completedMs: row.completed_ms, instructionId: row.instruction_id, fileId: row.file_id,
-    outcome: row.outcome === null ? null : JSON.parse(row.outcome),
-  };
-}
-
-function toFile(row: FileRow): FileRecord {
-  return { id: row.id, sessionId: row.session_id, fileName: row.file_name, size: row.size, createdMs: row.created_ms };
 }
