@@ -56,6 +56,21 @@ describe('live response', () => {
     assert.deepEqual((await instructionsOfType(test, sensor, 'live_response_session')).instructions, [], 'attached once');
   });
 
+  it('ends the session in error when the sensor cannot attach, or answers without saying what it offers', async () => {
+    for (const result of [{ status: 'error', result_desc: 'live response is off on this host' }, undefined]) {
+      const sensor = await registerSensor(test);
+      const session = (await lr(test, 'POST', SESSION, { sensor_id: sensor.id })).json();
+      const queued = (await lr(test, 'POST', `${SESSION}/${session.id}/command`, { name: 'process list' })).json();
+      const { instructions } = await instructionsOfType(test, sensor, 'live_response_session');
+      const refused = await checkin(test, sensor, { completed: [{ id: instructions[0]!.id, ...(result ? { result } : {}) }] });
+      assert.deepEqual(refused.instructions, [], 'the queued command is withdrawn');
+      assert.equal(refused.next_checkin_seconds, CHECKIN_SECONDS);
+      assert.equal((await lr(test, 'GET', `${SESSION}/${session.id}`)).json().status, 'error');
+      assert.equal((await lr(test, 'GET', `${SESSION}/${session.id}/command/${queued.id}`)).json().status, 'error');
+      assert.match((await lr(test, 'POST', `${SESSION}/${session.id}/command`, { name: 'process list' })).body, /^Session \d+ is in error/);
+    }
+  });
+
   it('runs a command: pending until the sensor answers at a check-in, then complete with its output', async () => {
     const sensor = await registerSensor(test);
     const sessionId = await activeSession(test, sensor);

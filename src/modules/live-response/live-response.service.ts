@@ -74,14 +74,13 @@ export class LiveResponseService {
     return this.wireOf(await this.used(sessionId, now));
   }
 
-  /** Closes the session when asked for status "close"; its current status changes nothing. */
+  /** Closes the session when asked for status "close" (a session that has ended stays as it is); its current status changes nothing. */
   async update(actor: Principal, sessionId: number, body: SessionUpdateBody): Promise<Session> {
     const now = await this.begin(actor);
     const session = await this.existing(sessionId);
     if (body.status === session.status) return this.wireOf(session);
-    if (body.status !== 'close' || !OPEN.has(session.status)) {
-      throw new InvalidRequestError(`status: a ${session.status} session can only be closed, not made ${body.status}`);
-    }
+    if (body.status !== 'close') throw new InvalidRequestError(`status: a session can only be closed, not made ${body.status}`);
+    if (!OPEN.has(session.status)) return this.wireOf(session);
     await this.expiry.withdraw((await this.store.endSession(sessionId, 'close', now)) ?? []);
     return this.wireOf(await this.existing(sessionId));
   }
@@ -198,7 +197,7 @@ export class LiveResponseService {
   }
 
   private open(session: SessionRecord): SessionRecord {
-    if (!OPEN.has(session.status)) throw new NotFoundError(`Session ${session.id} is ${session.status === 'close' ? 'closed' : session.status}`, true);
+    if (!OPEN.has(session.status)) throw new NotFoundError(`Session ${session.id} is ${session.status === 'close' ? 'closed' : 'in error'}`, true);
     return session;
   }
 

@@ -3,7 +3,7 @@
  * live-response.store.contract.ts is the contract every dialect must pass. The instructions that
  * carry sessions and commands to sensors live in the sensors store: this one keeps their ids.
  */
-import type { SqlDatabase } from '../../db/database.js';
+import type { SqlDatabase, SqlExecutor } from '../../db/database.js';
 import { TIMED_OUT } from './live-response-commands.js';
 import type { CommandName, CommandOutput, CommandStatus, SessionStatus } from './live-response.schemas.js';
 import {
@@ -183,27 +183,15 @@ export class SqlLiveResponseStore implements LiveResponseStore {
     return this.db.transaction((tx) => endSession(tx, sessionId, status, nowMs));
   }
 
-  expire(nowMs: number, limits: ExpiryLimits, sensorId?: number): Promise<number[]> {
+  async expire(nowMs: number, limits: ExpiryLimits, sensorId?: number): Promise<number[]> {
+    // Looked for first without the write lock: nearly always nothing is due.
+    const due = await dueForTimeout(this.db, nowMs, limits, sensorId);
+    if (due.sessions.length === 0 && due.commands.length === 0) return [];
     return this.db.transaction(async (tx) => {
-      const ofSensor = sensorId === undefined ? '' : ' AND s.sensor_id = ?';
-      const sensorParam = sensorId === undefined ? [] : [sensorId];
-      const silentSince = nowMs - limits.checkinTimeoutMs;
-      const stale = await tx.all<{ id: number }>(
-        `SELECT id FROM live_response_sessions s WHERE (
-           (status = 'pending' AND created_ms <= ?) OR
-           (status = 'active' AND (last_activity_ms <= ? OR COALESCE(sensor_seen_ms, attached_ms) <= ?))
-         )${ofSensor}`,
-        [silentSince, nowMs - limits.sessionTimeoutMs, silentSince, ...sensorParam],
-      );
+      const { sessions, commands } = await dueForTimeout(tx, nowMs, limits, sensorId);
       const withdraw: number[] = [];
-      for (const { id } of stale) withdraw.push(...((await endSession(tx, id, 'timeout', nowMs)) ?? []));
-      const late = await tx.all<{ id: number; instruction_id: number | null }>(
-        `SELECT c.id, c.instruction_id FROM live_response_commands c JOIN live_response_sessions s ON s.id = c.session_id
-         WHERE c.status = 'pending' AND s.status = 'active'
-           AND (CASE WHEN c.created_ms > s.attached_ms THEN c.created_ms ELSE s.attached_ms END) <= ?${ofSensor}`,
-        [nowMs - limits.commandTimeoutMs, ...sensorParam],
-      );
-      for (const command of late) {
+      for (const id of sessions) withdraw.push(...((await endSession(tx, id, 'timeout', nowMs)) ?? []));
+      for (const command of commands) {
         await finishCommand(tx, command.id, 'error', TIMED_OUT, nowMs);
         if (command.instruction_id !== null) withdraw.push(command.instruction_id);
       }
@@ -274,4 +262,25 @@ export class SqlLiveResponseStore implements LiveResponseStore {
     const rows = await this.db.all<{ id: number }>('DELETE FROM live_response_files WHERE created_ms < ? RETURNING id', [ms]);
     return rows.map((row) => row.id);
   }
+}
+
+/** Open sessions and pending commands past their limits (of one sensor, or all). */
+async function dueForTimeout(db: SqlExecutor, nowMs: number, limits: ExpiryLimits, sensorId?: number) {
+  const ofSensor = sensorId === undefined ? '' : ' AND s.sensor_id = ?';
+  const sensorParam = sensorId === undefined ? [] : [sensorId];
+  const silentSince = nowMs - limits.checkinTimeoutMs;
+  const sessions = await db.all<{ id: number }>(
+    `SELECT id FROM live_response_sessions s WHERE ${OPEN} AND (
+       (status = 'pending' AND created_ms <= ?) OR
+       (status = 'active' AND (last_activity_ms <= ? OR COALESCE(sensor_seen_ms, attached_ms) <= ?))
+     )${ofSensor}`,
+    [silentSince, nowMs - limits.sessionTimeoutMs, silentSince, ...sensorParam],
+  );
+  const commands = await db.all<{ id: number; instruction_id: number | null }>(
+    `SELECT c.id, c.instruction_id FROM live_response_commands c JOIN live_response_sessions s ON s.id = c.session_id
+     WHERE c.status = 'pending' AND s.status = 'active'
+       AND (CASE WHEN c.created_ms > s.attached_ms THEN c.created_ms ELSE s.attached_ms END) <= ?${ofSensor}`,
+    [nowMs - limits.commandTimeoutMs, ...sensorParam],
+  );
+  return { sessions: sessions.map((row) => row.id), commands };
 }
