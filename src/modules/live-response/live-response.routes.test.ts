@@ -304,3 +304,34 @@ describe('live response switched off', () => {
     assert.equal((await lr(test, 'GET', '/api/info')).json().cblrEnabled, false);
   });
 });
+
+describe('live-response file limits', () => {
+  let test: TestApp;
+  before(async () => {
+    test = await startTestApp({ liveResponseFileLimitBytes: 1024 });
+  });
+  after(() => test.close());
+
+  it('refuses content over the limit with 413, from the sensor or the analyst, and keeps none of it', async () => {
+    const sensor = await registerSensor(test);
+    const sessionId = await activeSession(test, sensor);
+    const { command } = await deliveredCommand(test, sensor, sessionId, { name: 'get file', object: 'C:\\big.bin' });
+    const big = Buffer.alloc(4096, 7);
+    const upload = await test.app.inject({
+      method: 'PUT', url: `/sensor/v1/live-response/files/${command.file_id}`,
+      headers: { ...sensor.headers, 'content-type': 'application/octet-stream' }, payload: big,
+    });
+    assert.equal(upload.statusCode, 413);
+    assert.equal((await lr(test, 'GET', `${SESSION}/${sessionId}/file/${command.file_id}/content`)).statusCode, 404);
+
+    const boundary = 'limit';
+    const multipart = await test.app.inject({
+      method: 'POST', url: `${SESSION}/${sessionId}/file`, headers: { ...as(test.adminToken), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`), big, Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    assert.equal(multipart.statusCode, 413);
+    assert.equal((await lr(test, 'POST', `${SESSION}/${sessionId}/file`, { not: 'multipart' })).statusCode, 400);
+  });
+});

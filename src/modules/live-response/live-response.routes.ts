@@ -16,7 +16,9 @@ export const liveResponseRoutes: FastifyPluginAsyncTypebox<{ liveResponse: LiveR
   app, { liveResponse, fileLimitBytes },
 ) => {
   const tags = ['live response'];
-  await app.register(multipart, { limits: { fileSize: fileLimitBytes, files: 1 } });
+  // One byte over the limit lets the content store see the excess and refuse it (413), rather
+  // than keep a silently truncated file.
+  await app.register(multipart, { limits: { fileSize: fileLimitBytes + 1, files: 1 } });
 
   app.get(SESSION, {
     schema: { tags, summary: 'List sessions, or only the pending and active ones', querystring: SessionListQuery, response: { 200: Type.Array(Session) } },
