@@ -1,11 +1,11 @@
 /**
  * A simulated sensor's check-in loop. It reports the endpoint's clock, uptime and isolation state,
  * applies isolate/unisolate and ban lists, answers live response, and acknowledges every
- * instruction by id, with its result where it has one. Instructions come again until acknowledged,
- * so each is applied once and acknowledged (with the same result) as often as it is sent; a new one
- * triggers an immediate check-in so that its effect is reported without waiting an interval. The
- * next check-in comes after the server's next_checkin_seconds, or the loop's own interval if that
- * is shorter.
+ * instruction by id, with its result where it has one (kept until a check-in carrying it is
+ * answered). Instructions come again until acknowledged, so each is applied once and acknowledged
+ * as often as it is sent; a new one triggers an immediate check-in so that its effect, or its
+ * result, is reported without waiting an interval. The next check-in comes after the server's
+ * next_checkin_seconds, or the loop's own interval if that is shorter.
  */
 import type { BanListPayload } from '../modules/bans/bans.schemas.js';
 import type { CommandInstruction } from '../modules/live-response/live-response.schemas.js';

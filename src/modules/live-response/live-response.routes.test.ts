@@ -273,6 +273,12 @@ describe('live response', () => {
     assert.match((await lr(test, 'GET', `${SESSION}/99999`)).body, /^Session 99999 not found/);
     assert.equal((await lr(test, 'GET', `${SESSION}/${sessionId}/command/99999`)).statusCode, 404);
     assert.equal((await lr(test, 'POST', SESSION, { sensor_id: 'x' })).statusCode, 400);
+
+    const gone = await registerSensor(test);
+    assert.equal((await lr(test, 'PUT', `/api/v1/sensor/${gone.id}`, { uninstall: true })).statusCode, 204);
+    const { instructions: [uninstall] } = await instructionsOfType(test, gone, 'uninstall');
+    await checkin(test, gone, { completed: [{ id: uninstall!.id }] });
+    assert.equal((await lr(test, 'POST', SESSION, { sensor_id: gone.id })).statusCode, 409, 'an uninstalled sensor');
   });
 
   it('is for global administrators only', async () => {
