@@ -15,6 +15,8 @@ import { bansRoutes } from './modules/bans/bans.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
 import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
+import { liveResponseSensorRoutes } from './modules/live-response/live-response-sensor.routes.js';
+import { liveResponseRoutes } from './modules/live-response/live-response.routes.js';
 import { partitionsRoutes } from './modules/partitions/partitions.routes.js';
 import { processDetailRoutes } from './modules/processes/process-detail.routes.js';
 import { sensorProtocolRoutes } from './modules/sensors/sensor-protocol.routes.js';
@@ -60,6 +62,10 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(binariesRoutes, { binaries: services.binaries });
   await app.register(bansRoutes, { bans: services.bans });
   await app.register(processDetailRoutes, { processes: services.processes });
+  await app.register(liveResponseRoutes, { liveResponse: services.liveResponse, fileLimitBytes: config.liveResponseFileLimitBytes });
+  await app.register(liveResponseSensorRoutes, {
+    sensors: services.sensors, transfers: services.liveResponseFiles, fileLimitBytes: config.liveResponseFileLimitBytes,
+  });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Config } from './config/schema.js';
+import type { SqlDatabase } from './db/database.js';
 import { openDatabase, SQLITE_FILE } from './db/open.js';
 import { BatchWriter } from './ingest/batch-writer.js';
 import { FilterGate } from './ingest/ingress-gate.js';
@@ -25,6 +26,13 @@ import { SqlGroupsStore } from './modules/groups/groups.store.js';
 import { InfoService } from './modules/info/info.service.js';
 import { IngressFiltersService } from './modules/ingress-filters/ingress-filters.service.js';
 import { SqlIngressFiltersStore } from './modules/ingress-filters/ingress-filters.store.js';
+import { CommandWaiters } from './modules/live-response/command-waiters.js';
+import { FileTransfers } from './modules/live-response/file-transfers.js';
+import { LiveResponseCheckin } from './modules/live-response/live-response-checkin.js';
+import { LiveResponseExpiry } from './modules/live-response/live-response-expiry.js';
+import { LiveResponseFiles } from './modules/live-response/live-response-files.js';
+import { LiveResponseService } from './modules/live-response/live-response.service.js';
+import { SqlLiveResponseStore } from './modules/live-response/live-response.store.js';
 import { PartitionsService } from './modules/partitions/partitions.service.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { SqlSitesStore } from './modules/sites/sites.store.js';
@@ -47,6 +55,8 @@ export interface Services {
   bans: BansService;
   binaries: BinariesService;
   processes: ProcessDetailService;
+  liveResponse: LiveResponseService;
+  liveResponseFiles: FileTransfers;
   ingest: IngestPipeline;
 }
 
@@ -67,7 +77,9 @@ export async function createContainer(config: Config): Promise<Container> {
   const bansStore = new SqlBansStore(db);
   const bans = new BansService(bansStore);
   const banLists = new BanListDelivery(bansStore, sensorsStore, groups);
-  sensors.onCheckin((sensor, acknowledged, nowMs) => banLists.checkin(sensor, acknowledged, nowMs));
+  sensors.onCheckin((sensor, completed, nowMs) => banLists.checkin(sensor, completed.map((done) => done.id), nowMs));
+  const liveResponse = buildLiveResponse(config, db, sensorsStore);
+  sensors.onCheckin((sensor, completed, nowMs) => liveResponse.checkin.checkin(sensor, completed, nowMs));
   const ingressFilters = new IngressFiltersService(new SqlIngressFiltersStore(db), new IngressHitRates());
   const gate = new FilterGate();
   const eventStore = new ThreadedEventStore(
@@ -87,13 +99,15 @@ export async function createContainer(config: Config): Promise<Container> {
     teams: new TeamsService(teamsStore),
     groups,
     sites: new SitesService(new SqlSitesStore(db)),
-    info: new InfoService(VIGIL_VERSION, { liveResponse: false, banning: true }),
+    info: new InfoService(VIGIL_VERSION, { liveResponse: config.liveResponseEnabled, banning: true }),
     partitions: new PartitionsService(),
     ingressFilters,
     sensors,
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries'))),
     processes: new ProcessDetailService(new SqlProcessDetailStore(db)),
+    liveResponse: liveResponse.service,
+    liveResponseFiles: liveResponse.transfers,
     ingest,
   };
   return {
@@ -104,5 +118,30 @@ export async function createContainer(config: Config): Promise<Container> {
       await eventStore.close();
       await db.close();
     },
+  };
+}
+
+/** Live response: the analyst's service, its part in check-ins, and the sensor's file transfers, over one store. */
+function buildLiveResponse(config: Config, db: SqlDatabase, sensorsStore: SqlSensorsStore) {
+  const store = new SqlLiveResponseStore(db);
+  const files = new LiveResponseFiles(join(config.dataDir, 'live-response'), config.liveResponseFileLimitBytes);
+  const limits = {
+    checkinTimeoutMs: config.liveResponseCheckinTimeoutSeconds * 1000,
+    sessionTimeoutMs: config.liveResponseSessionTimeoutSeconds * 1000,
+    commandTimeoutMs: config.liveResponseCommandTimeoutSeconds * 1000,
+  };
+  const expiry = new LiveResponseExpiry(store, sensorsStore, files, limits, config.liveResponseStorageTtlDays * 86_400_000);
+  const waiters = new CommandWaiters();
+  const service = new LiveResponseService(store, sensorsStore, sensorsStore, expiry, files, waiters, {
+    enabled: config.liveResponseEnabled,
+    checkInTimeoutSeconds: config.liveResponseCheckinTimeoutSeconds,
+    sessionTimeoutSeconds: config.liveResponseSessionTimeoutSeconds,
+    sensorWaitTimeoutSeconds: config.liveResponseCommandTimeoutSeconds,
+    storageTtlDays: config.liveResponseStorageTtlDays,
+  });
+  return {
+    service,
+    checkin: new LiveResponseCheckin(store, expiry, waiters, config.liveResponseCheckinSeconds),
+    transfers: new FileTransfers(store, files),
   };
 }

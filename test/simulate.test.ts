@@ -172,7 +172,7 @@ describe('vigil simulate against a real server', () => {
     const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
     after(() => db.close());
     const store = new SqlSensorsStore(db);
-    await store.enqueueInstruction(id, 'live_response', { session_id: 1, command_id: 1, name: 'process list' }, Date.now());
+    await store.enqueueInstruction(id, 'restart', undefined, Date.now());
     assert.equal((await api('PUT', `/api/v1/sensor/${id}`, { network_isolation_enabled: false })).statusCode, 204);
     await eventually('the end of isolation', async () => ((await record()).is_isolating ? undefined : true));
 

@@ -51,6 +51,40 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'How long after it opens (server clock) a segment takes events before a new one opens.',
     }),
+    liveResponseEnabled: Type.Boolean({
+      default: true,
+      description: 'Serve live response (/api/v1/cblr, global administrators only); when false those routes answer 412, as Carbon Black did with CbLREnabled off.',
+    }),
+    liveResponseCheckinSeconds: Type.Integer({
+      default: 2,
+      minimum: 1,
+      description: 'Check-in interval a sensor is told to keep while it has a live-response session open, so that commands reach it promptly.',
+    }),
+    liveResponseCheckinTimeoutSeconds: Type.Integer({
+      default: 1200,
+      minimum: 1,
+      description: 'A session times out when its sensor has not attached, or has not checked in, for this long (check_in_timeout).',
+    }),
+    liveResponseSessionTimeoutSeconds: Type.Integer({
+      default: 300,
+      minimum: 1,
+      description: 'An active session times out after this long without API use (session_timeout); keepalive resets it.',
+    }),
+    liveResponseCommandTimeoutSeconds: Type.Integer({
+      default: 120,
+      minimum: 1,
+      description: 'A command the sensor has not answered this long after it could have received it ends in error (sensor_wait_timeout).',
+    }),
+    liveResponseFileLimitBytes: Type.Integer({
+      default: 256 * 1024 * 1024,
+      minimum: 1024,
+      description: 'Largest file a live-response session takes, fetched from an endpoint or uploaded by an analyst.',
+    }),
+    liveResponseStorageTtlDays: Type.Integer({
+      default: 7,
+      minimum: 1,
+      description: 'Days a session\'s files are kept after it was created (storage_ttl).',
+    }),
     ingestMaxEventsPerCommit: Type.Integer({
       default: 20_000,
       minimum: 1,

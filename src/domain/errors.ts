@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'conflict'
   | 'invalid_request'
   | 'query_malformed_syntax'
+  | 'precondition_failed'
   | 'payload_too_large';
 
 export class DomainError extends Error {
@@ -24,7 +25,11 @@ export class DomainError extends Error {
 }
 
 export class NotFoundError extends DomainError {
-  constructor(message: string) {
+  /**
+   * `plainText`: answer the message itself as the body instead of the usual Not Found page, where
+   * clients read it (cbapi's live response recovers from a 404 whose text starts with "Session").
+   */
+  constructor(message: string, readonly plainText = false) {
     super('not_found', message);
   }
 }
@@ -51,5 +56,12 @@ export class InvalidRequestError extends DomainError {
 export class UnauthorizedError extends DomainError {
   constructor(message = 'Invalid or missing API token') {
     super('unauthorized', message);
+  }
+}
+
+/** A feature the server has switched off (live response with liveResponseEnabled false). */
+export class PreconditionFailedError extends DomainError {
+  constructor(message: string, reason: string) {
+    super('precondition_failed', message, reason);
   }
 }

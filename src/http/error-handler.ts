@@ -1,11 +1,12 @@
 /**
  * The one place errors become HTTP responses, in the shapes Carbon Black clients expect
  * (reference core §9): 401 and 404 as the Werkzeug HTML pages the real server sent (clients match
- * their text), 400 `{"reason": …, "message": …}` (cbapi keys on reason "query_malformed_syntax"),
- * other client errors as the same JSON, and a 500 that never leaks internals.
+ * their text; a few 404s carry a plain-text message clients read instead), 400
+ * `{"reason": …, "message": …}` (cbapi keys on reason "query_malformed_syntax"), other client
+ * errors as the same JSON, and a 500 that never leaks internals.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorCode } from '../domain/errors.js';
+import { DomainError, NotFoundError, type ErrorCode } from '../domain/errors.js';
 
 const STATUS_OF: Record<ErrorCode, number> = {
   unauthorized: 401,
@@ -14,6 +15,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   conflict: 409,
   invalid_request: 400,
   query_malformed_syntax: 400,
+  precondition_failed: 412,
   payload_too_large: 413,
 };
 
@@ -53,6 +55,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) {
       if (error.code === 'not_found') request.log.info({ reason: error.message }, 'not found');
+      if (error instanceof NotFoundError && error.plainText) {
+        return reply.code(404).type('text/plain; charset=utf-8').send(error.message);
+      }
       return send(reply, STATUS_OF[error.code], error.reason, error.message);
     }
     if (error.validation) {

@@ -1,12 +1,18 @@
 /**
  * A simulated sensor's check-in loop. It reports the endpoint's clock, uptime and isolation state,
- * applies isolate/unisolate and ban lists, and acknowledges every instruction by id. Instructions
- * come again until acknowledged, so each is applied once and acknowledged as often as it is sent; a
- * new one triggers an immediate check-in so that its effect is reported without waiting an interval.
+ * applies isolate/unisolate and ban lists, answers live response, and acknowledges every
+ * instruction by id, with its result where it has one (kept until a check-in carrying it is
+ * answered). Instructions come again until acknowledged, so each is applied once and acknowledged
+ * as often as it is sent; a new one triggers an immediate check-in so that its effect, or its
+ * result, is reported without waiting an interval. The next check-in comes after the server's
+ * next_checkin_seconds, or the loop's own interval if that is shorter.
  */
 import type { BanListPayload } from '../modules/bans/bans.schemas.js';
+import type { CommandInstruction } from '../modules/live-response/live-response.schemas.js';
+import type { Instruction } from '../modules/sensors/sensor-protocol.schemas.js';
 import type { Endpoint } from './endpoint.js';
 import { SensorRequestError, type SensorClient } from './client.js';
+import { LiveResponder } from './live-response.js';
 
 export class Checkins {
   /** The last check-in was answered. */
@@ -15,7 +21,9 @@ export class Checkins {
   failures = 0;
 
   private readonly applied = new Set<number>();
-  private readonly toAcknowledge = new Set<number>();
+  /** Instruction ids to acknowledge at the next check-in, with their results. */
+  private readonly toAcknowledge = new Map<number, unknown>();
+  private readonly liveResponse: LiveResponder;
   private readonly startedAt = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
@@ -28,6 +36,7 @@ export class Checkins {
     private readonly intervalMs: number,
     private readonly onRefused: (error: Error) => void,
   ) {
+    this.liveResponse = new LiveResponder(client, endpoint);
     this.schedule(0);
   }
 
@@ -46,8 +55,9 @@ export class Checkins {
   private async checkin(): Promise<void> {
     const now = Date.now();
     const sensorNow = this.endpoint.sensorTime(now);
-    const completed = [...this.toAcknowledge];
+    const completed = [...this.toAcknowledge].map(([id, result]) => (result === undefined ? { id } : { id, result }));
     let news = false;
+    let nextMs = this.intervalMs;
     try {
       const reply = await this.client.checkin({
         sensor_time: sensorNow,
@@ -58,24 +68,37 @@ export class Checkins {
         health_status: 100,
         health_message: 'Healthy',
         network_adapters: this.endpoint.facts.network_adapters,
-        ...(completed.length ? { completed: completed.map((id) => ({ id })) } : {}),
+        ...(completed.length ? { completed } : {}),
       });
       this.online = true;
-      for (const id of completed) this.toAcknowledge.delete(id);
+      nextMs = Math.min(nextMs, reply.next_checkin_seconds * 1000);
+      for (const { id } of completed) this.toAcknowledge.delete(id);
       for (const instruction of reply.instructions) {
-        this.toAcknowledge.add(instruction.id);
-        if (this.applied.has(instruction.id)) continue;
+        if (this.applied.has(instruction.id)) {
+          if (!this.toAcknowledge.has(instruction.id)) this.toAcknowledge.set(instruction.id, undefined);
+          continue;
+        }
         this.applied.add(instruction.id);
         news = true;
-        if (instruction.type === 'isolate') this.endpoint.isolated = true;
-        else if (instruction.type === 'unisolate') this.endpoint.isolated = false;
-        else if (instruction.type === 'ban_list') this.endpoint.bans.apply(instruction.payload as BanListPayload);
+        this.toAcknowledge.set(instruction.id, await this.apply(instruction));
       }
     } catch (error) {
       this.online = false;
       if (error instanceof SensorRequestError && error.status >= 400 && error.status < 500) this.onRefused(error);
       else this.failures++;
     }
-    this.schedule(news ? 0 : this.intervalMs);
+    this.schedule(news ? 0 : nextMs);
+  }
+
+  /** Carries out an instruction; its result, for those that have one. */
+  private async apply(instruction: Instruction): Promise<unknown> {
+    switch (instruction.type) {
+      case 'isolate': this.endpoint.isolated = true; return undefined;
+      case 'unisolate': this.endpoint.isolated = false; return undefined;
+      case 'ban_list': this.endpoint.bans.apply(instruction.payload as BanListPayload); return undefined;
+      case 'live_response_session': return this.liveResponse.attach();
+      case 'live_response': return this.liveResponse.run(instruction.payload as CommandInstruction);
+      default: return undefined;
+    }
   }
 }

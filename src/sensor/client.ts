@@ -61,7 +61,7 @@ export class SensorRequestError extends Error {
 
 interface Reply {
   status: number;
-  body: string;
+  body: Buffer;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5_000, giveUpAfterMs: 120_000 };
@@ -134,6 +134,16 @@ export class SensorClient {
     return (await this.withRetry('POST', '/sensor/v1/binaries', this.auth(), body)) as { md5: string; stored: boolean };
   }
 
+  /** Uploads what a live-response get file command fetched, before the command is acknowledged (retried: storing twice is harmless). */
+  async uploadLiveResponseFile(fileId: number, content: Buffer): Promise<void> {
+    await this.withRetry('PUT', `/sensor/v1/live-response/files/${fileId}`, { ...this.auth(), 'content-type': 'application/octet-stream' }, content);
+  }
+
+  /** Downloads what a live-response put file command sends. */
+  async downloadLiveResponseFile(fileId: number): Promise<Buffer> {
+    return (await this.request('GET', `/sensor/v1/live-response/files/${fileId}`, this.auth())).body;
+  }
+
   private async sendBatch(sequence: number, events: readonly SensorEvent[]): Promise<EventsReply> {
     const text = Buffer.from(JSON.stringify({ sequence, events }));
     const headers = this.auth();
@@ -163,10 +173,16 @@ export class SensorClient {
 
   /** One request, not retried: resolves with the parsed JSON reply of a 2xx, throws SensorRequestError otherwise. */
   async call(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<unknown> {
+    const reply = await this.request(method, path, headers, body);
+    return reply.body.length === 0 ? undefined : JSON.parse(reply.body.toString('utf8'));
+  }
+
+  /** One request, not retried: resolves with a 2xx reply as it came, throws SensorRequestError otherwise. */
+  private async request(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Reply> {
     const reply = await this.exchange(method, path, headers, body).catch((error: NodeJS.ErrnoException) => {
       throw new SensorRequestError(0, error.code ?? 'network_error', `${method} ${new URL(path, this.base).href}: ${error.message}`);
     });
-    if (reply.status >= 200 && reply.status < 300) return reply.body === '' ? undefined : JSON.parse(reply.body);
+    if (reply.status >= 200 && reply.status < 300) return reply;
     const reason = reasonOf(reply);
     throw new SensorRequestError(reply.status, reason, `${method} ${path}: ${reply.status} ${reason}`);
   }
@@ -179,7 +195,7 @@ export class SensorClient {
       }, (response: IncomingMessage) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
         response.on('error', reject);
       });
       request.on('timeout', () => request.destroy(new Error(`no reply within ${this.timeoutMs} ms`)));
@@ -205,11 +221,12 @@ function json(value: unknown): Buffer {
 
 /** The `reason` of a JSON error body; the status text for Werkzeug-style HTML pages. */
 function reasonOf(reply: Reply): string {
+  const text = reply.body.toString('utf8');
   try {
-    const parsed = JSON.parse(reply.body) as { reason?: unknown };
+    const parsed = JSON.parse(text) as { reason?: unknown };
     if (typeof parsed.reason === 'string') return parsed.reason;
   } catch {
     // not JSON: fall through to the title
   }
-  return /<title>([^<]*)<\/title>/.exec(reply.body)?.[1] ?? (reply.body.slice(0, 200) || 'no body');
+  return /<title>([^<]*)<\/title>/.exec(text)?.[1] ?? (text.slice(0, 200) || 'no body');
 }

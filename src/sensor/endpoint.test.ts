@@ -202,3 +202,47 @@ describe('Endpoint', () => {
     assert.ok(events.slice(firstSynced).every((event) => event.ts >= later + skew), 'all later events are on the synced clock');
   });
 });
+
+describe('Endpoint under live response', () => {
+  const endpoint = new Endpoint({ seed: 'endpoint-test', index: 0, startMs: START, processes: 400 });
+  const events = endpoint.take(3000);
+
+  it('lists its running processes, each with a parent that started before it', () => {
+    const processes = endpoint.processes();
+    assert.ok(processes.length > 3, `${processes.length} running`);
+    const byKey = new Map(processes.map((p) => [key(p.pid, p.start), p]));
+    const roots = processes.filter((p) => !p.parent);
+    assert.equal(roots.length, 1, 'one system root');
+    for (const proc of processes) {
+      if (proc.parent) assert.ok(proc.parent.start <= proc.start, `${proc.path} started after its parent`);
+      assert.ok(byKey.has(key(proc.pid, proc.start)));
+    }
+  });
+
+  it('ends a killed process: it leaves the list and its process_end comes with the next events', () => {
+    const victim = endpoint.processes().find((p) => p.parent)!;
+    assert.equal(endpoint.kill(victim.pid), 'killed');
+    assert.ok(!endpoint.processes().some((p) => p.pid === victim.pid));
+    const next = endpoint.take(500);
+    const ending = next.findIndex((e) => e.type === 'process_end' && e.pid === victim.pid && e.process_start === victim.start);
+    assert.ok(ending >= 0, 'its process_end follows');
+    assert.ok(!next.slice(ending + 1).some((e) => e.pid === victim.pid && e.process_start === victim.start), 'and nothing of it after');
+    assert.equal(endpoint.kill(victim.pid), 'no_such_process');
+    assert.equal(endpoint.kill(endpoint.processes().find((p) => !p.parent)!.pid), 'denied', 'the system stays');
+  });
+
+  it('holds the binaries its processes used, byte for byte, and lists their directories', () => {
+    const proc = endpoint.processes().find((p) => p.parent)!;
+    const start = events.find((e) => e.type === 'process_start' && e.pid === proc.pid && e.process_start === proc.start);
+    assert.ok(start?.type === 'process_start');
+    const content = endpoint.files.read(proc.path)!;
+    assert.equal(createHash('md5').update(content).digest('hex'), start.md5, `${proc.path} hashes to the md5 its event reported`);
+    const separator = endpoint.os === 'windows' ? '\\' : '/';
+    const directory = proc.path.slice(0, proc.path.lastIndexOf(separator) + 1);
+    const listing = endpoint.files.list(directory + '*', Date.now())!;
+    assert.deepEqual(listing.slice(0, 2).map((entry) => entry.filename), ['.', '..']);
+    const entry = listing.find((e) => directory + e.filename === proc.path)!;
+    assert.deepEqual([entry.attributes, entry.size], [['ARCHIVE'], content.length]);
+    assert.equal(endpoint.files.list(directory + 'no-such-dir' + separator, Date.now()), undefined);
+  });
+});

@@ -11,6 +11,7 @@ import type { RegisterBody } from '../modules/sensors/sensor-protocol.schemas.js
 import { BanList } from './ban-list.js';
 import { BinaryCatalog, type Binary } from './binaries.js';
 import type { BootNode, CrossprocAction, Os, Range } from './catalog.js';
+import { FileSystem } from './file-system.js';
 import { Host, type Resolved } from './host.js';
 import { Random, weighted } from './random.js';
 
@@ -25,6 +26,21 @@ export interface EndpointOptions {
   /** Shared by a fleet so that each binary is built once. */
   binaries?: BinaryCatalog | undefined;
 }
+
+/** A process running on the endpoint, as live response lists it. */
+export interface RunningProcess {
+  pid: number;
+  /** Sensor clock, epoch ms. */
+  start: number;
+  path: string;
+  cmdline: string;
+  username: string;
+  uid: string | undefined;
+  parent: { pid: number; start: number } | undefined;
+}
+
+/** What a kill request came to. */
+export type KillOutcome = 'killed' | 'no_such_process' | 'denied';
 
 interface Process {
   readonly pid: number;
@@ -48,6 +64,8 @@ export class Endpoint {
   isolated = false;
   /** Programs whose image is banned are blocked: their parent reports a processblock instead. */
   readonly bans = new BanList();
+  /** The binaries its processes used and the files put there, for live response. */
+  readonly files: FileSystem;
   processesStarted = 0;
 
   private readonly random: Random;
@@ -69,6 +87,7 @@ export class Endpoint {
     this.host = new Host(options.seed, options.index, options.binaries ?? new BinaryCatalog(options.seed));
     this.random = new Random(`${options.seed}/events/${options.index}`);
     ({ os: this.os, hostname: this.hostname, facts: this.facts } = this.host);
+    this.files = new FileSystem(this.os);
     this.sensorStart = this.sensorTime(options.startMs);
     this.bootMs = this.sensorStart - this.host.uptimeMs;
     this.now = this.bootMs;
@@ -103,6 +122,26 @@ export class Endpoint {
       out.length = max;
     }
     return out;
+  }
+
+  /** The processes running now: long-lived ones (short-lived processes start and end within one step). */
+  processes(): RunningProcess[] {
+    return this.running.map((proc) => ({
+      pid: proc.pid, start: proc.start, path: proc.resolved.image.path, cmdline: proc.cmdline, username: proc.resolved.username,
+      uid: proc.resolved.uid, parent: proc.parent && { pid: proc.parent.pid, start: proc.parent.start },
+    }));
+  }
+
+  /**
+   * Ends a running process, as a live-response kill does: its process_end comes with the next
+   * events taken. The system itself (the root of the process tree) refuses.
+   */
+  kill(pid: number): KillOutcome {
+    const proc = this.running.find((candidate) => candidate.pid === pid);
+    if (!proc) return 'no_such_process';
+    if (!proc.parent) return 'denied';
+    this.end(this.carry, proc);
+    return 'killed';
   }
 
   /** Binaries that taken events reference and that were not handed out before. */
@@ -330,6 +369,7 @@ export class Endpoint {
       if (this.announcedBinaries.has(binary.md5)) continue;
       this.announcedBinaries.add(binary.md5);
       this.newBinaries.push(binary);
+      this.files.write(binary.path, binary.content, this.bootMs);
     }
   }
 }

@@ -333,4 +333,61 @@ export const sqliteMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'live response sessions, commands and files',
+    sql: `
+      -- One row per session (reference admin §7). status: pending (waiting for the sensor to
+      -- attach), active, close, timeout or error. attach holds what the sensor said when it
+      -- attached (JSON: supported_commands, drives, current_working_directory). Idle time counts
+      -- from last_activity_ms (API use); sensor_seen_ms is the sensor's latest check-in while the
+      -- session was open. instruction_id: the live_response_session instruction that opens it.
+      CREATE TABLE live_response_sessions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        sensor_id INTEGER NOT NULL REFERENCES sensors (id) ON DELETE CASCADE,
+        status TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        username TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        attached_ms INTEGER,
+        last_activity_ms INTEGER NOT NULL,
+        sensor_seen_ms INTEGER,
+        ended_ms INTEGER,
+        instruction_id INTEGER,
+        attach TEXT
+      );
+      CREATE INDEX live_response_sessions_open ON live_response_sessions (sensor_id) WHERE status IN ('pending', 'active');
+
+      -- Commands of a session, each sent as one live_response instruction. request: the object
+      -- and options as posted (JSON); outcome: result code, type, description and output (JSON).
+      CREATE TABLE live_response_commands (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER NOT NULL REFERENCES live_response_sessions (id) ON DELETE CASCADE,
+        sensor_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        request TEXT NOT NULL,
+        status TEXT NOT NULL,
+        username TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        completed_ms INTEGER,
+        instruction_id INTEGER,
+        file_id INTEGER,
+        outcome TEXT
+      );
+      CREATE INDEX live_response_commands_by_session ON live_response_commands (session_id, id);
+      CREATE INDEX live_response_commands_by_instruction ON live_response_commands (sensor_id, instruction_id);
+      CREATE INDEX live_response_commands_pending ON live_response_commands (session_id) WHERE status = 'pending';
+
+      -- Files of a session: fetched from the endpoint (get file) or uploaded by an analyst (put
+      -- file). The content lives on disk; size is null until it has arrived.
+      CREATE TABLE live_response_files (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id INTEGER NOT NULL REFERENCES live_response_sessions (id) ON DELETE CASCADE,
+        file_name TEXT NOT NULL,
+        size INTEGER,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE INDEX live_response_files_by_session ON live_response_files (session_id, id);
+    `,
+  },
 ];

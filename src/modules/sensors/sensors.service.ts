@@ -35,12 +35,24 @@ export interface GroupDirectory {
   get(id: number): Promise<unknown>;
 }
 
+/** An instruction the sensor acknowledges at a check-in, with its result where it has one. */
+export interface CompletedInstruction {
+  id: number;
+  result?: unknown;
+}
+
+/** What a check-in hook may ask of the reply: the sensor's next check-in sooner than the configured interval. */
+export interface CheckinAsk {
+  nextCheckinSeconds?: number | undefined;
+}
+
 /**
- * Another module's part in every check-in (banning's ban_list delivery): it runs after the
- * sensor's acknowledgements (`acknowledged`, instruction ids) are recorded and before pending
- * instructions are read, so whatever it queues goes out in this very reply.
+ * Another module's part in every check-in (banning's ban_list delivery, live response): it runs
+ * after the sensor's acknowledgements (`completed`) are recorded and before pending instructions
+ * are read, so whatever it queues goes out in this very reply. The reply tells the sensor to check
+ * in again after the shortest interval any hook asks for.
  */
-export type CheckinHook = (sensor: SensorIdentity, acknowledged: readonly number[], nowMs: number) => Promise<void>;
+export type CheckinHook = (sensor: SensorIdentity, completed: readonly CompletedInstruction[], nowMs: number) => Promise<CheckinAsk | void>;
 
 const AUTHORIZATION = /^Sensor (\d{1,10}):([0-9a-f]{64})$/;
 
@@ -111,8 +123,13 @@ export class SensorsService {
 
   async checkin(sensor: SensorIdentity, body: CheckinBody): Promise<CheckinReply> {
     const now = this.now();
-    const interval = this.timings.checkinIntervalSeconds;
-    await this.store.completeInstructions(sensor.id, body.completed ?? [], now);
+    const completed = body.completed ?? [];
+    await this.store.completeInstructions(sensor.id, completed, now);
+    let interval = this.timings.checkinIntervalSeconds;
+    for (const hook of this.checkinHooks) {
+      const ask = await hook(sensor, completed, now);
+      if (ask?.nextCheckinSeconds !== undefined) interval = Math.min(interval, ask.nextCheckinSeconds);
+    }
     await this.store.checkin(sensor.id, {
       computerName: body.computer_name,
       computerDnsName: body.computer_dns_name,
@@ -134,7 +151,6 @@ export class SensorsService {
       lastCheckinMs: now,
       nextCheckinMs: now + interval * 1000,
     });
-    for (const hook of this.checkinHooks) await hook(sensor, (body.completed ?? []).map((done) => done.id), now);
     const instructions = await this.store.pendingInstructions(sensor.id, now);
     return {
       server_time: now,

@@ -66,6 +66,24 @@ export function sensorsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.deepEqual(await sensors.pendingInstructions(other.id, 60), []);
   });
 
+  it('withdraws pending instructions by id, delivered or not, and ignores their acknowledgement after', async () => {
+    const sensors = new SqlSensorsStore(await fresh());
+    const sensor = await sensors.register(NEW_SENSOR);
+    const [done, delivered, queued, kept] = [
+      await sensors.enqueueInstruction(sensor.id, 'live_response', { command_id: 1 }, 10),
+      await sensors.enqueueInstruction(sensor.id, 'live_response', { command_id: 2 }, 10),
+      await sensors.enqueueInstruction(sensor.id, 'live_response', { command_id: 3 }, 10),
+      await sensors.enqueueInstruction(sensor.id, 'isolate', undefined, 10),
+    ];
+    await sensors.pendingInstructions(sensor.id, 20);
+    await sensors.completeInstructions(sensor.id, [{ id: done, result: { status: 'complete' } }], 30);
+    await sensors.withdrawInstructions([done, delivered, queued]);
+    await sensors.withdrawInstructions([]);
+    assert.deepEqual((await sensors.pendingInstructions(sensor.id, 40)).map((i) => i.id), [kept]);
+    await sensors.completeInstructions(sensor.id, [{ id: delivered }], 50);
+    assert.deepEqual((await sensors.pendingInstructions(sensor.id, 60)).map((i) => i.id), [kept]);
+  });
+
   it('lists the sensors a filter covers: groups, case-sensitive substrings, addresses never MACs, activity', async () => {
     const sensors = new SqlSensorsStore(await fresh());
     const web = await sensors.register(NEW_SENSOR);

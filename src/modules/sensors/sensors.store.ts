@@ -141,6 +141,8 @@ export interface SensorsStore {
    */
   completeInstructions(sensorId: number, completed: readonly { id: number; result?: unknown }[], nowMs: number): Promise<void>;
   enqueueInstruction(sensorId: number, type: string, payload: unknown, nowMs: number): Promise<number>;
+  /** Withdraws these instructions unless they are completed, delivered or not; a later acknowledgement is ignored. */
+  withdrawInstructions(ids: readonly number[]): Promise<void>;
   /** Ingest counters (written by the event store) of one sensor, or of all sensors summed when sensorId is undefined. */
   counters(sensorId?: number): Promise<Record<string, number>>;
 }
@@ -276,6 +278,11 @@ export class SqlSensorsStore implements SensorsStore {
 
   enqueueInstruction(sensorId: number, type: string, payload: unknown, nowMs: number): Promise<number> {
     return insertInstruction(this.db, sensorId, type, payload, nowMs);
+  }
+
+  async withdrawInstructions(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.run(`DELETE FROM sensor_instructions WHERE completed_ms IS NULL AND id IN (${ids.map(() => '?').join(', ')})`, ids);
   }
 
   async counters(sensorId?: number): Promise<Record<string, number>> {

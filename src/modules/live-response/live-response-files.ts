@@ -1,0 +1,70 @@
+/**
+ * The content of live-response files on disk, under <data dir>/live-response/<file id>. Content
+ * streams in (a memory dump may be large) to a temporary file that is renamed into place once
+ * complete, so a file id never names a partial file.
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, type ReadStream } from 'node:fs';
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** The content was larger than the limit; nothing was kept. */
+export class ContentTooLargeError extends Error {}
+
+export class LiveResponseFiles {
+  constructor(
+    private readonly root: string,
+    private readonly limitBytes: number,
+  ) {}
+
+  private pathOf(fileId: number): string {
+    return join(this.root, String(fileId));
+  }
+
+  /** Stores the stream's bytes as the file's content and answers their count; ContentTooLargeError past the limit. */
+  async put(fileId: number, content: Readable): Promise<number> {
+    await mkdir(this.root, { recursive: true });
+    const target = this.pathOf(fileId);
+    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    let size = 0;
+    const limit = this.limitBytes;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        done(size > limit ? new ContentTooLargeError(`more than ${limit} bytes`) : null, chunk);
+      },
+    });
+    try {
+      await pipeline(content, counter, createWriteStream(temporary));
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return size;
+  }
+
+  /** A stream of the content and its size, or undefined when there is none; the stream closes the file. */
+  async open(fileId: number): Promise<{ stream: ReadStream; size: number } | undefined> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.pathOf(fileId));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    try {
+      const { size } = await handle.stat();
+      return { stream: handle.createReadStream(), size };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async remove(fileIds: readonly number[]): Promise<void> {
+    await Promise.all(fileIds.map((id) => rm(this.pathOf(id), { force: true })));
+  }
+}

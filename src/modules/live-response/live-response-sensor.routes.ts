@@ -1,0 +1,52 @@
+/**
+ * The sensor side of live-response files (docs/sensor-protocol.md): a sensor uploads what a get
+ * file command fetched, raw, before it acknowledges the command, and downloads what a put file
+ * command sends. Sensors authenticate as on every sensor-protocol call.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Readable } from 'node:stream';
+import { DomainError } from '../../domain/errors.js';
+import { IntegerId } from '../../http/schemas.js';
+import { bytesReply } from '../binaries/binaries.schemas.js';
+import type { SensorIdentity, SensorsService } from '../sensors/sensors.service.js';
+import type { FileTransfers } from './file-transfers.js';
+
+const FILE = '/sensor/v1/live-response/files/:file_id';
+const FileParams = Type.Object({ file_id: IntegerId });
+
+export const liveResponseSensorRoutes: FastifyPluginAsyncTypebox<{ sensors: SensorsService; transfers: FileTransfers; fileLimitBytes: number }> = async (
+  app, { sensors, transfers, fileLimitBytes },
+) => {
+  const tags = ['sensor protocol'];
+  const security = [{ sensorSecret: [] }];
+  app.decorateRequest('sensor', undefined as unknown as SensorIdentity);
+  app.addHook('onRequest', async (request) => {
+    request.sensor = await sensors.authenticate(request.headers.authorization);
+  });
+
+  // The content streams to disk as it comes: a fetched file may be a memory dump.
+  app.addContentTypeParser('application/octet-stream', (request, payload, done) => {
+    const declared = Number(request.headers['content-length']);
+    if (declared > fileLimitBytes) return done(new DomainError('payload_too_large', `File content is more than ${fileLimitBytes} bytes`), undefined);
+    done(null, payload);
+  });
+
+  app.put(FILE, {
+    schema: {
+      tags, security, summary: 'Upload the content a get file command fetched (application/octet-stream), then acknowledge the command',
+      consumes: ['application/octet-stream'], params: FileParams,
+      response: { 200: Type.Object({ file_id: Type.Integer(), size: Type.Integer() }) },
+    },
+  }, (request) => transfers.receive(request.sensor, request.params.file_id, request.body as Readable));
+
+  app.get(FILE, {
+    schema: {
+      tags, security, summary: 'Download the content a put file command sends', params: FileParams,
+      response: { 200: bytesReply('application/octet-stream', 'the file an analyst uploaded to the session') },
+    },
+  }, async (request, reply) => {
+    const { stream, size } = await transfers.send(request.sensor, request.params.file_id);
+    return reply.type('application/octet-stream').header('content-length', size).send(stream);
+  });
+};
