@@ -21,6 +21,7 @@ import { sensorsRoutes } from './modules/sensors/sensors.routes.js';
 import { sitesRoutes } from './modules/sites/sites.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { watchlistsRoutes } from './modules/watchlists/watchlists.routes.js';
 import { VIGIL_VERSION } from './version.js';
 
 export interface AppOptions {
@@ -58,6 +59,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(sensorsRoutes, { sensors: services.sensors });
   await app.register(binariesRoutes, { binaries: services.binaries });
   await app.register(bansRoutes, { bans: services.bans });
+  await app.register(watchlistsRoutes, { watchlists: services.watchlists });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

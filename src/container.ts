@@ -31,6 +31,10 @@ import { SqlTeamsStore } from './modules/teams/teams.store.js';
 import { loadOrCreateTokenKey } from './modules/users/token-key.js';
 import { UsersService } from './modules/users/users.service.js';
 import { SqlUsersStore } from './modules/users/users.store.js';
+import { DetectionActions } from './modules/watchlists/detection-actions.service.js';
+import { SqlDetectionActionsStore } from './modules/watchlists/detection-actions.store.js';
+import { WatchlistsService } from './modules/watchlists/watchlists.service.js';
+import { SqlWatchlistsStore } from './modules/watchlists/watchlists.store.js';
 import { VIGIL_VERSION } from './version.js';
 
 export interface Services {
@@ -45,6 +49,7 @@ export interface Services {
   bans: BansService;
   binaries: BinariesService;
   ingest: IngestPipeline;
+  watchlists: WatchlistsService;
 }
 
 export interface Container {
@@ -65,6 +70,7 @@ export async function createContainer(config: Config): Promise<Container> {
   const bans = new BansService(bansStore);
   const banLists = new BanListDelivery(bansStore, sensorsStore, groups);
   sensors.onCheckin((sensor, acknowledged, nowMs) => banLists.checkin(sensor, acknowledged, nowMs));
+  const detectionActions = new DetectionActions(new SqlDetectionActionsStore(db));
   const ingressFilters = new IngressFiltersService(new SqlIngressFiltersStore(db), new IngressHitRates());
   const gate = new FilterGate();
   const eventStore = new ThreadedEventStore(
@@ -91,6 +97,7 @@ export async function createContainer(config: Config): Promise<Container> {
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries'))),
     ingest,
+    watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
   };
   return {
     config,
