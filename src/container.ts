@@ -18,6 +18,8 @@ import { ThreadedEventStore } from './modules/processes/event-store.threaded.js'
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
+import { FeedsService } from './modules/feeds/feeds.service.js';
+import { SqlFeedsStore } from './modules/feeds/feeds.store.js';
 import { GroupsService } from './modules/groups/groups.service.js';
 import { SqlGroupsStore } from './modules/groups/groups.store.js';
 import { InfoService } from './modules/info/info.service.js';
@@ -27,6 +29,8 @@ import { PartitionsService } from './modules/partitions/partitions.service.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { SqlSitesStore } from './modules/sites/sites.store.js';
 import { TeamsService } from './modules/teams/teams.service.js';
+import { ThreatReportsService } from './modules/threat-reports/threat-reports.service.js';
+import { SqlThreatReportsStore } from './modules/threat-reports/threat-reports.store.js';
 import { SqlTeamsStore } from './modules/teams/teams.store.js';
 import { loadOrCreateTokenKey } from './modules/users/token-key.js';
 import { UsersService } from './modules/users/users.service.js';
@@ -50,6 +54,8 @@ export interface Services {
   binaries: BinariesService;
   ingest: IngestPipeline;
   watchlists: WatchlistsService;
+  feeds: FeedsService;
+  threatReports: ThreatReportsService;
 }
 
 export interface Container {
@@ -98,6 +104,10 @@ export async function createContainer(config: Config): Promise<Container> {
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries'))),
     ingest,
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
+    feeds: new FeedsService(new SqlFeedsStore(db), detectionActions, {
+      maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,
+    }),
+    threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
   };
   return {
     config,

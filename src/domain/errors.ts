@@ -9,7 +9,9 @@ export type ErrorCode =
   | 'conflict'
   | 'invalid_request'
   | 'query_malformed_syntax'
-  | 'payload_too_large';
+  | 'payload_too_large'
+  /** Something the server had to fetch (a feed) took too long. */
+  | 'timeout';
 
 export class DomainError extends Error {
   constructor(

@@ -15,6 +15,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   invalid_request: 400,
   query_malformed_syntax: 400,
   payload_too_large: 413,
+  timeout: 408,
 };
 
 const UNAUTHORIZED_PAGE = `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Final//EN">

@@ -372,6 +372,7 @@ export const sqliteMigrations: readonly Migration[] = [
         icon TEXT NOT NULL,
         icon_small TEXT NOT NULL,
         category TEXT,
+        category_tokens TEXT NOT NULL,
         provider_rating REAL,
         local_rating REAL,
         enabled INTEGER NOT NULL,
@@ -426,12 +427,13 @@ export const sqliteMigrations: readonly Migration[] = [
       );
 
       -- The value IOCs of each report, looked up by value when events arrive. Values are lower
-      -- case; ipv4 also as an unsigned number for range searches.
+      -- case (IPv6 in RFC 5952 form); addresses also as fixed-width hex (8 digits for IPv4, 32
+      -- for IPv6), whose text order is address order, for range searches.
       CREATE TABLE report_iocs (
         ioc_type TEXT NOT NULL,
         value TEXT NOT NULL,
         report_row INTEGER NOT NULL REFERENCES threat_reports (id) ON DELETE CASCADE,
-        ipv4 INTEGER,
+        address_hex TEXT,
         PRIMARY KEY (ioc_type, value, report_row)
       ) WITHOUT ROWID;
       CREATE INDEX report_iocs_by_report ON report_iocs (report_row);
