@@ -10,6 +10,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import type { TlsMaterial } from './http/tls.js';
+import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { binariesRoutes } from './modules/binaries/binaries.routes.js';
 import { bansRoutes } from './modules/bans/bans.routes.js';
 import { feedsRoutes } from './modules/feeds/feeds.routes.js';
@@ -64,6 +65,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(watchlistsRoutes, { watchlists: services.watchlists });
   await app.register(feedsRoutes, { feeds: services.feeds });
   await app.register(threatReportsRoutes, { threatReports: services.threatReports });
+  await app.register(alertsRoutes, { alerts: services.alerts });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

@@ -5,9 +5,13 @@
 import { join } from 'node:path';
 import type { Config } from './config/schema.js';
 import { openDatabase, SQLITE_FILE } from './db/open.js';
+import { DetectionService } from './detect/detection-sink.js';
+import { SqlDetectionStore } from './detect/detection.store.js';
 import { BatchWriter } from './ingest/batch-writer.js';
 import { FilterGate } from './ingest/ingress-gate.js';
 import { IngestPipeline } from './ingest/pipeline.js';
+import { AlertsService } from './modules/alerts/alerts.service.js';
+import { SqlAlertsStore } from './modules/alerts/alerts.store.js';
 import { BanListDelivery } from './modules/bans/ban-list-delivery.js';
 import { BansService } from './modules/bans/bans.service.js';
 import { SqlBansStore } from './modules/bans/bans.store.js';
@@ -56,6 +60,9 @@ export interface Services {
   watchlists: WatchlistsService;
   feeds: FeedsService;
   threatReports: ThreatReportsService;
+  alerts: AlertsService;
+  /** The sink the watchlist and feed matcher reports hits to. */
+  detection: DetectionService;
 }
 
 export interface Container {
@@ -108,6 +115,8 @@ export async function createContainer(config: Config): Promise<Container> {
       maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,
     }),
     threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
+    alerts: new AlertsService(new SqlAlertsStore(db)),
+    detection: new DetectionService(new SqlDetectionStore(db)),
   };
   return {
     config,

@@ -468,6 +468,17 @@ export const sqliteMigrations: readonly Migration[] = [
         PRIMARY KEY (report_row, md5)
       ) WITHOUT ROWID;
       CREATE INDEX feed_binary_hits_by_md5 ON feed_binary_hits (md5);
+      -- The sensors whose processes each watchlist and report has tagged: an alert's total_hosts.
+      CREATE TABLE watchlist_hosts (
+        watchlist_id INTEGER NOT NULL REFERENCES watchlists (id) ON DELETE CASCADE,
+        sensor_id INTEGER NOT NULL,
+        PRIMARY KEY (watchlist_id, sensor_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE report_hosts (
+        report_row INTEGER NOT NULL REFERENCES threat_reports (id) ON DELETE CASCADE,
+        sensor_id INTEGER NOT NULL,
+        PRIMARY KEY (report_row, sensor_id)
+      ) WITHOUT ROWID;
 
       -- Alerts (reference admin §3.3) with the process, sensor and binary fields of the document
       -- at the time of the hit, so that alert search filters one table. Keyword columns hold
