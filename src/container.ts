@@ -10,6 +10,7 @@ import { SqlDetectionStore } from './detect/detection.store.js';
 import { BatchWriter } from './ingest/batch-writer.js';
 import { FilterGate } from './ingest/ingress-gate.js';
 import { IngestPipeline } from './ingest/pipeline.js';
+import { ThreadedAlertChanges } from './modules/alerts/alert-changes.threaded.js';
 import { AlertsService } from './modules/alerts/alerts.service.js';
 import { SqlAlertsStore } from './modules/alerts/alerts.store.js';
 import { BanListDelivery } from './modules/bans/ban-list-delivery.js';
@@ -90,6 +91,8 @@ export async function createContainer(config: Config): Promise<Container> {
     join(config.dataDir, SQLITE_FILE),
     { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 },
   );
+  const alertsStore = new SqlAlertsStore(db);
+  const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE));
   const ingest = new IngestPipeline(
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
     eventStore,
@@ -115,7 +118,7 @@ export async function createContainer(config: Config): Promise<Container> {
       maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,
     }),
     threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
-    alerts: new AlertsService(new SqlAlertsStore(db)),
+    alerts: new AlertsService(alertsStore, alertChanges),
     detection: new DetectionService(new SqlDetectionStore(db)),
   };
   return {
@@ -123,6 +126,7 @@ export async function createContainer(config: Config): Promise<Container> {
     services,
     async close() {
       await ingest.flush();
+      await alertChanges.close();
       await eventStore.close();
       await db.close();
     },

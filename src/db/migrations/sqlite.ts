@@ -483,15 +483,13 @@ export const sqliteMigrations: readonly Migration[] = [
       -- Alerts (reference admin §3.3) with the process, sensor and binary fields of the document
       -- at the time of the hit, so that alert search filters one table. Keyword columns hold
       -- the value as shown; process_path_key is the path in the query language's normal form.
-      -- report_row links a feed alert to its report (is_ignored travels both ways).
+      -- report_row links a feed alert to its report (is_ignored travels both ways). A row never
+      -- changes once written: triage lives in alert_triage.
       CREATE TABLE alerts (
         id INTEGER PRIMARY KEY,
         unique_id TEXT NOT NULL UNIQUE,
         alert_type TEXT NOT NULL,
         created_ms INTEGER NOT NULL,
-        status TEXT NOT NULL,
-        resolved_ms INTEGER,
-        assigned_to TEXT,
         watchlist_id TEXT NOT NULL,
         watchlist_name TEXT NOT NULL,
         feed_id INTEGER NOT NULL,
@@ -534,6 +532,14 @@ export const sqliteMigrations: readonly Migration[] = [
       );
       CREATE INDEX alerts_by_created ON alerts (created_ms);
       CREATE INDEX alerts_by_report ON alerts (report_row) WHERE report_row IS NOT NULL;
+      -- What triage changes, one narrow row per alert: a bulk change over a million alerts
+      -- rewrites these rows, not the alerts'.
+      CREATE TABLE alert_triage (
+        alert_id INTEGER PRIMARY KEY REFERENCES alerts (id) ON DELETE CASCADE,
+        status TEXT NOT NULL,
+        resolved_ms INTEGER,
+        assigned_to TEXT
+      );
     `,
   },
 ];

@@ -1,6 +1,6 @@
 /**
  * The alert fields of the query language (src/query/fields.records.ts) over the alerts table
- * (alias a), and the columns alerts sort and facet by. report_ignored is read from the alert's
+ * (alias a) and its triage row (alias t), and the columns alerts sort and facet by. report_ignored is read from the alert's
  * threat report, so an ignored report shows on every alert it raised.
  */
 import { compileRecordPredicate, type ColumnSpec, type SqlCondition } from '../../db/record-query.sqlite.js';
@@ -12,9 +12,9 @@ const number = (sql: string): ColumnSpec => ({ kind: 'number', sql });
 export const ALERT_COLUMNS: Readonly<Record<string, ColumnSpec>> = {
   alert_severity: number('a.alert_severity'),
   alert_type: text('a.alert_type', true),
-  assigned_to: text('a.assigned_to', true),
+  assigned_to: text('t.assigned_to', true),
   created_time: number('a.created_ms'),
-  resolved_time: number('a.resolved_ms'),
+  resolved_time: number('t.resolved_ms'),
   feed_id: number('a.feed_id'),
   feed_name: text('a.feed_name', true),
   group: text('a.group_name', true),
@@ -32,7 +32,7 @@ export const ALERT_COLUMNS: Readonly<Record<string, ColumnSpec>> = {
   report_score: number('a.report_score'),
   segment_id: number('a.segment_id'),
   sensor_id: number('a.sensor_id'),
-  status: text('a.status', true),
+  status: text('t.status', true),
   total_hosts: number('a.total_hosts'),
   unique_id: text('a.unique_id', true),
   username: text('a.username', true),
@@ -43,12 +43,12 @@ export const ALERT_COLUMNS: Readonly<Record<string, ColumnSpec>> = {
 /** Fields alerts sort by, as the expression to order on. */
 export const ALERT_SORTS: Readonly<Record<string, string>> = {
   created_time: 'a.created_ms',
-  resolved_time: 'a.resolved_ms',
+  resolved_time: 't.resolved_ms',
   alert_severity: 'a.alert_severity',
   report_score: 'a.report_score',
-  status: 'a.status',
+  status: 't.status',
   alert_type: 'a.alert_type',
-  assigned_to: 'a.assigned_to',
+  assigned_to: 't.assigned_to',
   feed_name: 'a.feed_name COLLATE NOCASE',
   watchlist_name: 'a.watchlist_name COLLATE NOCASE',
   hostname: 'a.hostname',
@@ -61,7 +61,7 @@ export const ALERT_SORTS: Readonly<Record<string, string>> = {
 
 /** Fields facets count, as the column holding them. */
 export const ALERT_FACETS: Readonly<Record<string, string>> = {
-  status: 'a.status',
+  status: 't.status',
   alert_type: 'a.alert_type',
   feed_name: 'a.feed_name',
   feed_id: 'a.feed_id',
@@ -70,7 +70,7 @@ export const ALERT_FACETS: Readonly<Record<string, string>> = {
   hostname: 'a.hostname',
   username: 'a.username',
   process_name: 'a.process_name',
-  assigned_to: 'a.assigned_to',
+  assigned_to: 't.assigned_to',
   group: 'a.group_name',
   ioc_type: 'a.ioc_type',
   ioc_value: 'a.ioc_value',

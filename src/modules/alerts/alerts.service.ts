@@ -13,6 +13,7 @@ import { ALERT_STATUSES as STATUS_VALUES } from '../../query/fields.records.js';
 import { facetEntries, readRecordSearch, type RecordSearchRules } from '../../query/record-search.js';
 import { uniqueId as processUniqueId } from '../../domain/process-id.js';
 import { watchlistSearchParams } from '../watchlists/watchlist-query.js';
+import type { AlertChanger } from './alert-changes.threaded.js';
 import { ALERT_FACETS, ALERT_SORTS, type AlertVisibility } from './alert-query.sqlite.js';
 import type { Alert, AlertBulkBody, AlertSearchReply, AlertUpdateBody } from './alerts.schemas.js';
 import { ALERT_STATUSES, type AlertChanges, type AlertRecord, type AlertSelection, type AlertStatus, type AlertsStore } from './alerts.store.js';
@@ -34,6 +35,8 @@ const SEARCH_RULES: Omit<RecordSearchRules, 'now'> = {
 export class AlertsService {
   constructor(
     private readonly store: AlertsStore,
+    /** Bulk changes walk many alerts: the server runs them on their own thread (alert-changes.threaded.ts). */
+    private readonly bulk: AlertChanger = store,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -88,7 +91,7 @@ export class AlertsService {
       selection.predicate = search.predicate;
       if (params.rows !== undefined) selection.page = { sort: search.sort, start: search.start, rows: search.rows };
     }
-    await this.store.change(selection, 'all', changes, this.now());
+    await this.bulk.change(selection, 'all', changes, this.now());
     return SUCCESS;
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Alerts: raised by the detection store (insertAlert, inside its transaction), searched with the
- * query language, triaged one at a time or in bulk. A bulk change is one UPDATE over whatever the
- * selection matches, so it costs one pass over the table however many alerts it touches.
- * Written against SqlDatabase; alerts.store.contract.ts is its contract.
+ * query language, triaged one at a time or in bulk. An alert's row never changes; its status and
+ * assignee live in a narrow triage row, so that a bulk change over a million alerts rewrites
+ * narrow rows, in one pass over the selection. Written against SqlDatabase;
+ * alerts.store.contract.ts is its contract.
  */
 import type { SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
 import type { Predicate } from '../../query/index.js';
@@ -87,7 +88,7 @@ export interface AlertsStore {
   search(predicate: Predicate, visibility: AlertVisibility, sort: readonly SortKey[], start: number, rows: number): Promise<{ total: number; alerts: AlertRecord[] }>;
   facet(predicate: Predicate, visibility: AlertVisibility, field: string, limit: number): Promise<{ value: string; count: number }[]>;
   get(uniqueId: string, visibility: AlertVisibility): Promise<AlertRecord | undefined>;
-  /** Applies the changes to the alerts selected (and visible) in one transaction; how many alerts matched. */
+  /** Applies the changes to the alerts selected (and visible); how many alerts matched. */
   change(selection: AlertSelection, visibility: AlertVisibility, changes: AlertChanges, atMs: number): Promise<number>;
 }
 
@@ -141,14 +142,16 @@ interface AlertRow {
   total_hosts: number;
 }
 
-const SELECT = `SELECT a.*, r.is_ignored AS report_ignored FROM alerts a LEFT JOIN threat_reports r ON r.id = a.report_row`;
+const FROM = 'alerts a JOIN alert_triage t ON t.alert_id = a.id';
+const SELECT = `SELECT a.*, t.status, t.resolved_ms, t.assigned_to, r.is_ignored AS report_ignored
+  FROM ${FROM} LEFT JOIN threat_reports r ON r.id = a.report_row`;
 
 export class SqlAlertsStore implements AlertsStore {
   constructor(private readonly db: SqlDatabase) {}
 
   async search(predicate: Predicate, visibility: AlertVisibility, sort: readonly SortKey[], start: number, rows: number) {
     const where = compileAlertPredicate(predicate, visibility);
-    const count = await this.db.get<{ total: number }>(`SELECT COUNT(*) AS total FROM alerts a WHERE ${where.sql}`, where.params);
+    const count = await this.db.get<{ total: number }>(`SELECT COUNT(*) AS total FROM ${FROM} WHERE ${where.sql}`, where.params);
     const page = rows === 0 ? [] : await this.db.all<AlertRow>(
       `${SELECT} WHERE ${where.sql} ORDER BY ${orderBy(sort)} LIMIT ? OFFSET ?`, [...where.params, rows, start],
     );
@@ -160,7 +163,7 @@ export class SqlAlertsStore implements AlertsStore {
     if (!column) throw new Error(`Alerts have no facet ${field}`);
     const where = compileAlertPredicate(predicate, visibility);
     const counts = await this.db.all<{ value: SqlValue; count: number }>(
-      `SELECT ${column} AS value, COUNT(*) AS count FROM alerts a WHERE ${where.sql} AND ${column} IS NOT NULL
+      `SELECT ${column} AS value, COUNT(*) AS count FROM ${FROM} WHERE ${where.sql} AND ${column} IS NOT NULL
        GROUP BY ${column} ORDER BY count DESC, value LIMIT ?`,
       [...where.params, limit],
     );
@@ -173,33 +176,71 @@ export class SqlAlertsStore implements AlertsStore {
     return row && toRecord(row);
   }
 
-  change(selection: AlertSelection, visibility: AlertVisibility, changes: AlertChanges, atMs: number): Promise<number> {
+  /**
+   * Walks the alerts in ranges of ids, one transaction per range: each changes the alerts of its
+   * range that match, so the write lock is held briefly and the other writers (ingest, detection)
+   * go on between ranges. Each alert's match is read once, before it changes. Alerts named by id, a page of matches, or a selection whose reports change (which
+   * could change what later alerts match) are fixed whole first.
+   */
+  async change(selection: AlertSelection, visibility: AlertVisibility, changes: AlertChanges, atMs: number): Promise<number> {
     const where = selected(selection, visibility);
-    return this.db.transaction(async (tx) => {
-      // Reports first: the alerts' new status must not change which reports they select.
-      if (changes.reportIgnored !== undefined) {
-        await tx.run(
-          `UPDATE threat_reports SET is_ignored = ? WHERE id IN (SELECT a.report_row FROM alerts a WHERE ${where.sql} AND a.report_row IS NOT NULL)`,
-          [changes.reportIgnored, ...where.params],
-        );
+    if (selection.page || selection.uniqueIds || changes.reportIgnored !== undefined) {
+      const ids = (await this.db.all<{ id: number }>(`SELECT a.id FROM ${FROM} WHERE ${where.sql}`, where.params)).map((row) => row.id);
+      for (let i = 0; i < ids.length; i += ID_CHUNK) {
+        await this.db.transaction((tx) => applyChanges(tx, ids.slice(i, i + ID_CHUNK), changes, atMs));
       }
-      const sets: string[] = [];
-      const values: SqlValue[] = [];
-      if (changes.status !== undefined) {
-        const closed = CLOSED_STATUSES.includes(changes.status);
-        sets.push('status = ?', closed ? 'resolved_ms = COALESCE(resolved_ms, ?)' : 'resolved_ms = NULL');
-        values.push(changes.status, ...(closed ? [atMs] : []));
-      }
-      if (changes.assignedTo !== undefined) {
-        sets.push('assigned_to = ?');
-        values.push(changes.assignedTo);
-      }
-      if (sets.length === 0) {
-        return (await tx.get<{ matched: number }>(`SELECT COUNT(*) AS matched FROM alerts a WHERE ${where.sql}`, where.params))!.matched;
-      }
-      return (await tx.run(`UPDATE alerts AS a SET ${sets.join(', ')} WHERE ${where.sql}`, [...values, ...where.params])).changes;
-    });
+      return ids.length;
+    }
+    const sets = assignments(changes, atMs);
+    if (!sets) return (await this.db.get<{ matched: number }>(`SELECT COUNT(*) AS matched FROM ${FROM} WHERE ${where.sql}`, where.params))!.matched;
+    const last = (await this.db.get<{ last: number | null }>('SELECT MAX(id) AS last FROM alerts'))?.last ?? 0;
+    let changed = 0;
+    for (let from = 0; from < last; from += SCAN_CHUNK) {
+      const result = await this.db.transaction((tx) => tx.run(
+        `UPDATE alert_triage AS t SET ${sets.sql} FROM alerts AS a
+         WHERE a.id = t.alert_id AND t.alert_id > ? AND t.alert_id <= ? AND ${where.sql}`,
+        [...sets.params, from, from + SCAN_CHUNK, ...where.params],
+      ));
+      changed += result.changes;
+    }
+    return changed;
   }
+}
+
+/**
+ * Alerts per transaction: a bound on how long a bulk change holds the write lock. A walk over the
+ * table takes ranges of alert ids; fixed selections go by id lists, which bound parameters limit.
+ */
+const SCAN_CHUNK = 50_000;
+const ID_CHUNK = 10_000;
+
+/** The SET clause of a triage change; undefined when it changes no triage field. */
+function assignments(changes: AlertChanges, atMs: number): { sql: string; params: SqlValue[] } | undefined {
+  const sets: string[] = [];
+  const params: SqlValue[] = [];
+  if (changes.status !== undefined) {
+    const closed = CLOSED_STATUSES.includes(changes.status);
+    sets.push('status = ?', closed ? 'resolved_ms = COALESCE(resolved_ms, ?)' : 'resolved_ms = NULL');
+    params.push(changes.status, ...(closed ? [atMs] : []));
+  }
+  if (changes.assignedTo !== undefined) {
+    sets.push('assigned_to = ?');
+    params.push(changes.assignedTo);
+  }
+  return sets.length === 0 ? undefined : { sql: sets.join(', '), params };
+}
+
+async function applyChanges(tx: SqlExecutor, ids: readonly number[], changes: AlertChanges, atMs: number): Promise<void> {
+  if (ids.length === 0) return;
+  const list = ids.map(() => '?').join(', ');
+  if (changes.reportIgnored !== undefined) {
+    await tx.run(
+      `UPDATE threat_reports SET is_ignored = ? WHERE id IN (SELECT report_row FROM alerts WHERE id IN (${list}) AND report_row IS NOT NULL)`,
+      [changes.reportIgnored, ...ids],
+    );
+  }
+  const sets = assignments(changes, atMs);
+  if (sets) await tx.run(`UPDATE alert_triage SET ${sets.sql} WHERE alert_id IN (${list})`, [...sets.params, ...ids]);
 }
 
 function selected(selection: AlertSelection, visibility: AlertVisibility): { sql: string; params: SqlValue[] } {
@@ -213,7 +254,7 @@ function selected(selection: AlertSelection, visibility: AlertVisibility): { sql
   if (selection.page) {
     const { sort, start, rows } = selection.page;
     return {
-      sql: `a.id IN (SELECT a.id FROM alerts a WHERE ${parts.join(' AND ')} ORDER BY ${orderBy(sort)} LIMIT ? OFFSET ?)`,
+      sql: `a.id IN (SELECT a.id FROM ${FROM} WHERE ${parts.join(' AND ')} ORDER BY ${orderBy(sort)} LIMIT ? OFFSET ?)`,
       params: [...params, rows, start],
     };
   }
@@ -230,7 +271,7 @@ function orderBy(sort: readonly SortKey[]): string {
 }
 
 const ALERT_COLUMNS_IN_ORDER = [
-  'unique_id', 'alert_type', 'created_ms', 'status', 'watchlist_id', 'watchlist_name', 'feed_id', 'feed_name', 'report_row',
+  'unique_id', 'alert_type', 'created_ms', 'watchlist_id', 'watchlist_name', 'feed_id', 'feed_name', 'report_row',
   'report_score', 'feed_rating', 'sensor_criticality', 'ioc_confidence', 'alert_severity', 'ioc_type', 'ioc_value', 'ioc_attr',
   'description', 'link', 'md5', 'observed_filename', 'total_hosts', 'segment_row', 'process_id', 'segment_id', 'process_name',
   'process_path', 'process_path_key', 'username', 'sha256', 'hostname', 'group_id', 'group_name', 'sensor_id', 'os_type',
@@ -241,7 +282,7 @@ const ALERT_COLUMNS_IN_ORDER = [
 export async function insertAlert(tx: SqlExecutor, alert: NewAlert): Promise<void> {
   const p = alert.process;
   const values: SqlValue[] = [
-    alert.uniqueId, alert.alertType, alert.createdMs, 'Unresolved', alert.watchlistId, alert.watchlistName, alert.feedId, alert.feedName,
+    alert.uniqueId, alert.alertType, alert.createdMs, alert.watchlistId, alert.watchlistName, alert.feedId, alert.feedName,
     alert.reportRow, alert.reportScore, alert.feedRating, alert.sensorCriticality, alert.iocConfidence, alert.alertSeverity, alert.iocType,
     alert.iocValue, alert.iocAttr, alert.description, alert.link, alert.md5, alert.observedFilename, alert.totalHosts,
     p?.segmentRow ?? null, p?.processId ?? null, p?.segmentId ?? null, p?.processName ?? null, p?.processPath ?? null,
@@ -249,10 +290,11 @@ export async function insertAlert(tx: SqlExecutor, alert: NewAlert): Promise<voi
     p?.sensorId ?? null, p?.osType ?? null, p?.commsIp ?? null, p?.interfaceIp ?? null, p?.counts.modload ?? null,
     p?.counts.filemod ?? null, p?.counts.regmod ?? null, p?.counts.netconn ?? null, p?.counts.childproc ?? null, p?.counts.crossproc ?? null,
   ];
-  await tx.run(
-    `INSERT INTO alerts (${ALERT_COLUMNS_IN_ORDER.join(', ')}) VALUES (${ALERT_COLUMNS_IN_ORDER.map(() => '?').join(', ')})`,
+  const row = await tx.get<{ id: number }>(
+    `INSERT INTO alerts (${ALERT_COLUMNS_IN_ORDER.join(', ')}) VALUES (${ALERT_COLUMNS_IN_ORDER.map(() => '?').join(', ')}) RETURNING id`,
     values,
   );
+  await tx.run(`INSERT INTO alert_triage (alert_id, status) VALUES (?, 'Unresolved')`, [row!.id]);
 }
 
 function toRecord(row: AlertRow): AlertRecord {
