@@ -1,9 +1,9 @@
 /**
  * bench/alerts/bulk: bulk alert updates (POST /api/v1/alerts) on a million alerts in the
- * embedded store, through the alert store as the service calls it: by query over every alert,
- * by query over a host-name prefix (111 of 200 hosts), with set_ignored (which also updates the reports behind the alerts), by
- * 500 ids as cbapi sends them, and a search page for comparison. The database is built once per
- * run in a temp dir (--keep leaves it for the next run with --dir).
+ * embedded store, as the server runs them (on the alert changes thread): by query over every
+ * alert, by query over a host-name prefix (111 of 200 hosts), with set_ignored (which also
+ * updates the reports behind the alerts), by 500 ids as cbapi sends them, and a search page for
+ * comparison. The database is built in a temp dir (--keep leaves it for a later run with --dir).
  *
  *   node --import tsx bench/alerts/bulk.ts [--alerts 1000000] [--dir /tmp/vigil-alerts-bench] [--keep]
  *
