@@ -6,7 +6,8 @@ import type { SqlDatabase } from '../../db/database.js';
 import { analyzeParams, type Predicate } from '../../query/index.js';
 import { parseFeed } from '../feeds/cbfeed.js';
 import { SqlFeedsStore } from '../feeds/feeds.store.js';
-import { insertAlert, SqlAlertsStore, type NewAlert } from './alerts.store.js';
+import { insertAlert } from './alert-rows.js';
+import { SqlAlertsStore, type NewAlert } from './alerts.store.js';
 
 const NOW = Date.parse('2026-11-20T10:00:00Z');
 const where = (q: string): Predicate => analyzeParams({ q }, { index: 'alert', now: NOW }).predicate;
