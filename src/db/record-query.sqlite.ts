@@ -111,24 +111,23 @@ function condition(column: ColumnSpec, match: Match, params: SqlValue[]): string
   }
 }
 
-/** A run of consecutive tokens: the token list joined with itself once per further token. */
+/**
+ * A run of consecutive tokens: the token list joined with itself once per further token. Query
+ * tokens hold letters, digits and the wildcards only (textQueryTokens), so as GLOB patterns they
+ * need no escaping.
+ */
 function tokens(sql: string, wanted: readonly string[], wildcard: boolean, bind: (value: SqlValue) => string): string {
   const run = wanted.slice(0, MAX_PHRASE_TOKENS);
-  const joins = run.slice(1).map((_, i) => `JOIN json_each(${sql}) t${i + 1} ON t${i + 1}.key = t${i}.key + 1`).join(' ');
-  const tests = run.map((token, i) => (wildcard ? `t${i}.value GLOB ${bind(globToSqliteGlob(token))}` : `t${i}.value = ${bind(token)}`));
-  return `EXISTS (SELECT 1 FROM json_each(${sql}) t0 ${joins} WHERE ${tests.join(' AND ')})`;
+  const from = [`json_each(${sql}) t0`, ...run.slice(1).map((_, i) => `JOIN json_each(${sql}) t${i + 1} ON t${i + 1}.key = t${i}.key + 1`)];
+  const tests = run.map((token, i) => (wildcard ? `t${i}.value GLOB ${bind(token)}` : `t${i}.value = ${bind(token)}`));
+  return `EXISTS (SELECT 1 FROM ${from.join(' ')} WHERE ${tests.join(' AND ')})`;
 }
 
-export function escapeLike(text: string): string {
+function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, '\\$&');
 }
 
 /** The query language's `*` and `?` as a LIKE pattern. */
-export function globToLike(pattern: string): string {
+function globToLike(pattern: string): string {
   return [...pattern].map((char) => (char === '*' ? '%' : char === '?' ? '_' : escapeLike(char))).join('');
-}
-
-/** The same as a GLOB pattern, whose only other special characters are brackets. */
-function globToSqliteGlob(pattern: string): string {
-  return pattern.replace(/[[\]]/g, (char) => (char === '[' ? '[[]' : '[]]'));
 }
