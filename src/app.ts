@@ -10,8 +10,10 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import type { TlsMaterial } from './http/tls.js';
+import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { binariesRoutes } from './modules/binaries/binaries.routes.js';
 import { bansRoutes } from './modules/bans/bans.routes.js';
+import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
 import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
@@ -23,7 +25,9 @@ import { sensorProtocolRoutes } from './modules/sensors/sensor-protocol.routes.j
 import { sensorsRoutes } from './modules/sensors/sensors.routes.js';
 import { sitesRoutes } from './modules/sites/sites.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { threatReportsRoutes } from './modules/threat-reports/threat-reports.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { watchlistsRoutes } from './modules/watchlists/watchlists.routes.js';
 import { VIGIL_VERSION } from './version.js';
 
 export interface AppOptions {
@@ -66,6 +70,10 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(liveResponseSensorRoutes, {
     sensors: services.sensors, transfers: services.liveResponseFiles, fileLimitBytes: config.liveResponseFileLimitBytes,
   });
+  await app.register(watchlistsRoutes, { watchlists: services.watchlists });
+  await app.register(feedsRoutes, { feeds: services.feeds });
+  await app.register(threatReportsRoutes, { threatReports: services.threatReports });
+  await app.register(alertsRoutes, { alerts: services.alerts });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

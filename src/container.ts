@@ -6,9 +6,14 @@ import { join } from 'node:path';
 import type { Config } from './config/schema.js';
 import type { SqlDatabase } from './db/database.js';
 import { openDatabase, SQLITE_FILE } from './db/open.js';
+import { DetectionService } from './detect/detection-sink.js';
+import { SqlDetectionStore } from './detect/detection.store.js';
 import { BatchWriter } from './ingest/batch-writer.js';
 import { FilterGate } from './ingest/ingress-gate.js';
 import { IngestPipeline } from './ingest/pipeline.js';
+import { ThreadedAlertChanges } from './modules/alerts/alert-changes.threaded.js';
+import { AlertsService } from './modules/alerts/alerts.service.js';
+import { SqlAlertsStore } from './modules/alerts/alerts.store.js';
 import { BanListDelivery } from './modules/bans/ban-list-delivery.js';
 import { BansService } from './modules/bans/bans.service.js';
 import { SqlBansStore } from './modules/bans/bans.store.js';
@@ -21,6 +26,8 @@ import { SqlProcessDetailStore } from './modules/processes/process-detail.store.
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
+import { FeedsService } from './modules/feeds/feeds.service.js';
+import { SqlFeedsStore } from './modules/feeds/feeds.store.js';
 import { GroupsService } from './modules/groups/groups.service.js';
 import { SqlGroupsStore } from './modules/groups/groups.store.js';
 import { InfoService } from './modules/info/info.service.js';
@@ -37,10 +44,16 @@ import { PartitionsService } from './modules/partitions/partitions.service.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { SqlSitesStore } from './modules/sites/sites.store.js';
 import { TeamsService } from './modules/teams/teams.service.js';
+import { ThreatReportsService } from './modules/threat-reports/threat-reports.service.js';
+import { SqlThreatReportsStore } from './modules/threat-reports/threat-reports.store.js';
 import { SqlTeamsStore } from './modules/teams/teams.store.js';
 import { loadOrCreateTokenKey } from './modules/users/token-key.js';
 import { UsersService } from './modules/users/users.service.js';
 import { SqlUsersStore } from './modules/users/users.store.js';
+import { DetectionActions } from './modules/watchlists/detection-actions.service.js';
+import { SqlDetectionActionsStore } from './modules/watchlists/detection-actions.store.js';
+import { WatchlistsService } from './modules/watchlists/watchlists.service.js';
+import { SqlWatchlistsStore } from './modules/watchlists/watchlists.store.js';
 import { VIGIL_VERSION } from './version.js';
 
 export interface Services {
@@ -58,6 +71,12 @@ export interface Services {
   liveResponse: LiveResponseService;
   liveResponseFiles: FileTransfers;
   ingest: IngestPipeline;
+  watchlists: WatchlistsService;
+  feeds: FeedsService;
+  threatReports: ThreatReportsService;
+  alerts: AlertsService;
+  /** The sink the watchlist and feed matcher reports hits to. */
+  detection: DetectionService;
 }
 
 export interface Container {
@@ -80,12 +99,15 @@ export async function createContainer(config: Config): Promise<Container> {
   sensors.onCheckin((sensor, completed, nowMs) => banLists.checkin(sensor, completed.map((done) => done.id), nowMs));
   const liveResponse = buildLiveResponse(config, db, sensorsStore);
   sensors.onCheckin((sensor, completed, nowMs) => liveResponse.checkin.checkin(sensor, completed, nowMs));
+  const detectionActions = new DetectionActions(new SqlDetectionActionsStore(db));
   const ingressFilters = new IngressFiltersService(new SqlIngressFiltersStore(db), new IngressHitRates());
   const gate = new FilterGate();
   const eventStore = new ThreadedEventStore(
     join(config.dataDir, SQLITE_FILE),
     { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 },
   );
+  const alertsStore = new SqlAlertsStore(db);
+  const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE));
   const ingest = new IngestPipeline(
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
     eventStore,
@@ -109,12 +131,20 @@ export async function createContainer(config: Config): Promise<Container> {
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,
     ingest,
+    watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
+    feeds: new FeedsService(new SqlFeedsStore(db), detectionActions, {
+      maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,
+    }),
+    threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
+    alerts: new AlertsService(alertsStore, alertChanges),
+    detection: new DetectionService(new SqlDetectionStore(db)),
   };
   return {
     config,
     services,
     async close() {
       await ingest.flush();
+      await alertChanges.close();
       await eventStore.close();
       await db.close();
     },

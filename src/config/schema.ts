@@ -90,6 +90,16 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'Events per ingest transaction at most; bounds how long one commit holds the server.',
     }),
+    feedDownloadLimitBytes: Type.Integer({
+      default: 128 * 1024 * 1024,
+      minimum: 1024,
+      description: 'Largest threat feed a synchronization downloads (after decompression); a larger one is refused.',
+    }),
+    feedDownloadTimeoutSeconds: Type.Integer({
+      default: 60,
+      minimum: 1,
+      description: 'How long a feed download may take, start to end, before it is abandoned.',
+    }),
   },
   { additionalProperties: false },
 );

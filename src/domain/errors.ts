@@ -10,7 +10,9 @@ export type ErrorCode =
   | 'invalid_request'
   | 'query_malformed_syntax'
   | 'precondition_failed'
-  | 'payload_too_large';
+  | 'payload_too_large'
+  /** Something the server had to fetch (a feed) took too long. */
+  | 'timeout';
 
 export class DomainError extends Error {
   constructor(

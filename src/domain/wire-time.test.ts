@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { documentTime, documentTimeSeconds } from './wire-time.js';
+import { documentTime, documentTimeMicros, documentTimeSeconds } from './wire-time.js';
 
 describe('document times', () => {
   it('drops trailing zeros of the milliseconds, and the point when none are left', () => {
@@ -13,5 +13,10 @@ describe('document times', () => {
 
   it('gives signature times in whole seconds', () => {
     assert.equal(documentTimeSeconds(Date.parse('2016-04-12T09:21:00.999Z')), '2016-04-12T09:21:00Z');
+  });
+
+  it('gives search timestamps with six fractional digits, the epoch included', () => {
+    assert.equal(documentTimeMicros(Date.parse('2018-02-06T18:40:06.467Z')), '2018-02-06T18:40:06.467000Z');
+    assert.equal(documentTimeMicros(0), '1970-01-01T00:00:00.000000Z');
   });
 });

@@ -13,3 +13,11 @@ export function documentTime(ms: number): string {
 export function documentTimeSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/**
+ * Microseconds and a `Z`, as a watchlist's search_timestamp reads (`2018-02-06T18:40:06.467000Z`);
+ * Vigil keeps milliseconds, so the last three digits are zeros.
+ */
+export function documentTimeMicros(ms: number): string {
+  return new Date(ms).toISOString().replace(/Z$/, '000Z');
+}

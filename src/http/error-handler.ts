@@ -17,6 +17,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   query_malformed_syntax: 400,
   precondition_failed: 412,
   payload_too_large: 413,
+  timeout: 408,
 };
 
 const UNAUTHORIZED_PAGE = `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Final//EN">

@@ -39,3 +39,13 @@ export class QueryError extends Error {
 export function toDomainError(error: QueryError): DomainError {
   return new DomainError('query_malformed_syntax', error.message);
 }
+
+/** Runs `work`, turning its QueryErrors into the domain error a client is shown. */
+export function withQueryErrors<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof QueryError) throw toDomainError(error);
+    throw error;
+  }
+}

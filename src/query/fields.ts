@@ -9,6 +9,7 @@
  * error names the closest known field.
  */
 import { closest, distance } from 'fastest-levenshtein';
+import { isRecordIndex, recordFields, resolveRecordField, type RecordIndex } from './fields.records.js';
 import {
   BLOCKED_STATUSES, CROSSPROC_TYPES, DIGSIG_RESULTS, HOST_TYPES, OS_TYPES, type EnumValues,
 } from './values/enums.js';
@@ -17,7 +18,8 @@ export type FieldType =
   | 'keyword' | 'text' | 'md5' | 'sha256' | 'cmdline' | 'path' | 'domain' | 'ipaddr' | 'ipv6addr'
   | 'count' | 'integer' | 'long' | 'datetime' | 'bool' | 'enum';
 
-export type IndexName = 'process' | 'binary';
+/** Process and binary search; the record searches (alerts, threat reports) are in fields.records.ts. */
+export type IndexName = 'process' | 'binary' | RecordIndex;
 
 /** Where a process search finds a field: the process itself, its events, or its binary (a join). */
 export type FieldSource = 'process' | 'event' | 'binary';
@@ -175,6 +177,7 @@ export interface ResolvedField {
 export type Resolution = ResolvedField | { readonly unknown: string; readonly hint?: string };
 
 export function resolveField(written: string, index: IndexName): Resolution {
+  if (isRecordIndex(index)) return resolveRecordField(written, index);
   const name = ALIASES.get(written.toLowerCase()) ?? written.toLowerCase();
   const def = BY_NAME.get(name);
   if (def) {
@@ -206,5 +209,6 @@ function notIn(name: string, index: IndexName): Resolution {
 }
 
 export function defaultFields(index: IndexName): FieldDef[] {
+  if (isRecordIndex(index)) return recordFields(index).filter((def) => def.defaultIn.includes(index));
   return FIELDS.filter((def) => def.defaultIn.includes(index));
 }

@@ -8,7 +8,7 @@ export type * from './ast.js';
 export { withoutSpans } from './ast.js';
 export * from './analysis.js';
 export { analyze, type AnalyzeOptions } from './analyze.js';
-export { QueryError, toDomainError, type QueryErrorCode } from './errors.js';
+export { QueryError, toDomainError, withQueryErrors, type QueryErrorCode } from './errors.js';
 export { defaultFields, FIELDS, resolveField } from './fields.js';
 export type { BinaryJoin, DynamicFamily, FieldDef, FieldSource, FieldType, IndexName, ResolvedField } from './fields.js';
 export { analyzeParams, queryFromParams, type SearchParams } from './params.js';

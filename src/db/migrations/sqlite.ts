@@ -390,4 +390,213 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX live_response_files_by_session ON live_response_files (session_id, id);
     `,
   },
+  {
+    version: 8,
+    name: 'watchlists, feeds, threat reports, their hits on documents, and alerts',
+    sql: `
+      -- Saved searches (reference admin §1). search_query is kept exactly as the client sent it.
+      -- search_ms is search_timestamp (the last run); match_cursor is where the matcher resumes
+      -- (its own format; null: from the beginning of the data).
+      CREATE TABLE watchlists (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        description TEXT,
+        search_query TEXT NOT NULL,
+        index_type TEXT NOT NULL CHECK (index_type IN ('events', 'modules')),
+        enabled INTEGER NOT NULL,
+        readonly INTEGER NOT NULL,
+        group_id INTEGER NOT NULL,
+        alliance_id INTEGER,
+        from_alliance INTEGER NOT NULL,
+        date_added_ms INTEGER NOT NULL,
+        last_hit_ms INTEGER,
+        last_hit_count INTEGER NOT NULL DEFAULT 0,
+        total_hits INTEGER NOT NULL DEFAULT 0,
+        total_tags INTEGER NOT NULL DEFAULT 0,
+        search_ms INTEGER,
+        match_cursor TEXT
+      );
+
+      -- Feeds (reference admin §4.2); the feedinfo fields are refreshed at every synchronization.
+      CREATE TABLE feeds (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL COLLATE NOCASE UNIQUE,
+        display_name TEXT NOT NULL,
+        feed_url TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        tech_data TEXT NOT NULL,
+        provider_url TEXT NOT NULL,
+        icon TEXT NOT NULL,
+        icon_small TEXT NOT NULL,
+        category TEXT,
+        category_tokens TEXT NOT NULL,
+        provider_rating REAL,
+        local_rating REAL,
+        enabled INTEGER NOT NULL,
+        use_proxy INTEGER,
+        validate_server_cert INTEGER,
+        username TEXT,
+        password TEXT,
+        ssl_client_crt TEXT,
+        ssl_client_key TEXT,
+        manually_added INTEGER NOT NULL,
+        display_order INTEGER,
+        created_ms INTEGER NOT NULL,
+        synced_ms INTEGER
+      );
+
+      -- Notification actions of a watchlist or a feed (reference admin §1.4): 0 email, 1 syslog,
+      -- 2 http post, 3 alert. One action of each type per owner, as the console's checkboxes.
+      CREATE TABLE detection_actions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        watchlist_id INTEGER REFERENCES watchlists (id) ON DELETE CASCADE,
+        feed_id INTEGER REFERENCES feeds (id) ON DELETE CASCADE,
+        action_type INTEGER NOT NULL CHECK (action_type BETWEEN 0 AND 3),
+        action_data TEXT,
+        CHECK ((watchlist_id IS NULL) <> (feed_id IS NULL))
+      );
+      CREATE UNIQUE INDEX detection_actions_by_watchlist ON detection_actions (watchlist_id, action_type) WHERE watchlist_id IS NOT NULL;
+      CREATE UNIQUE INDEX detection_actions_by_feed ON detection_actions (feed_id, action_type) WHERE feed_id IS NOT NULL;
+
+      -- A feed's reports. A report a full synchronization no longer finds is marked deleted, not
+      -- removed, so alerts keep pointing at it. *_tokens hold the text fields' search tokens
+      -- (JSON arrays, src/query/values/text.ts).
+      CREATE TABLE threat_reports (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        feed_id INTEGER NOT NULL REFERENCES feeds (id) ON DELETE CASCADE,
+        report_id TEXT NOT NULL,
+        title TEXT NOT NULL,
+        description TEXT NOT NULL,
+        link TEXT NOT NULL,
+        score INTEGER NOT NULL,
+        timestamp_s INTEGER NOT NULL,
+        tags TEXT NOT NULL,
+        iocs TEXT NOT NULL,
+        title_tokens TEXT NOT NULL,
+        description_tokens TEXT NOT NULL,
+        tags_tokens TEXT NOT NULL,
+        is_ignored INTEGER NOT NULL DEFAULT 0,
+        is_deleted INTEGER NOT NULL DEFAULT 0,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL,
+        match_cursor TEXT,
+        UNIQUE (feed_id, report_id)
+      );
+
+      -- The value IOCs of each report, looked up by value when events arrive. Values are lower
+      -- case (IPv6 in RFC 5952 form); addresses also as fixed-width hex (8 digits for IPv4, 32
+      -- for IPv6), whose text order is address order, for range searches.
+      CREATE TABLE report_iocs (
+        ioc_type TEXT NOT NULL,
+        value TEXT NOT NULL,
+        report_row INTEGER NOT NULL REFERENCES threat_reports (id) ON DELETE CASCADE,
+        address_hex TEXT,
+        PRIMARY KEY (ioc_type, value, report_row)
+      ) WITHOUT ROWID;
+      CREATE INDEX report_iocs_by_report ON report_iocs (report_row);
+
+      -- Documents tagged by watchlists and feed reports: process segments (segments.id) and
+      -- binaries (md5). hit_ms is when the first hit tagged the document.
+      CREATE TABLE watchlist_process_hits (
+        watchlist_id INTEGER NOT NULL REFERENCES watchlists (id) ON DELETE CASCADE,
+        segment_row INTEGER NOT NULL,
+        hit_ms INTEGER NOT NULL,
+        PRIMARY KEY (watchlist_id, segment_row)
+      ) WITHOUT ROWID;
+      CREATE INDEX watchlist_process_hits_by_segment ON watchlist_process_hits (segment_row);
+      CREATE TABLE watchlist_binary_hits (
+        watchlist_id INTEGER NOT NULL REFERENCES watchlists (id) ON DELETE CASCADE,
+        md5 TEXT NOT NULL,
+        hit_ms INTEGER NOT NULL,
+        PRIMARY KEY (watchlist_id, md5)
+      ) WITHOUT ROWID;
+      CREATE INDEX watchlist_binary_hits_by_md5 ON watchlist_binary_hits (md5);
+      CREATE TABLE feed_process_hits (
+        report_row INTEGER NOT NULL REFERENCES threat_reports (id) ON DELETE CASCADE,
+        segment_row INTEGER NOT NULL,
+        hit_ms INTEGER NOT NULL,
+        PRIMARY KEY (report_row, segment_row)
+      ) WITHOUT ROWID;
+      CREATE INDEX feed_process_hits_by_segment ON feed_process_hits (segment_row);
+      CREATE TABLE feed_binary_hits (
+        report_row INTEGER NOT NULL REFERENCES threat_reports (id) ON DELETE CASCADE,
+        md5 TEXT NOT NULL,
+        hit_ms INTEGER NOT NULL,
+        PRIMARY KEY (report_row, md5)
+      ) WITHOUT ROWID;
+      CREATE INDEX feed_binary_hits_by_md5 ON feed_binary_hits (md5);
+      -- The sensors whose processes each watchlist and report has tagged: an alert's total_hosts.
+      CREATE TABLE watchlist_hosts (
+        watchlist_id INTEGER NOT NULL REFERENCES watchlists (id) ON DELETE CASCADE,
+        sensor_id INTEGER NOT NULL,
+        PRIMARY KEY (watchlist_id, sensor_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE report_hosts (
+        report_row INTEGER NOT NULL REFERENCES threat_reports (id) ON DELETE CASCADE,
+        sensor_id INTEGER NOT NULL,
+        PRIMARY KEY (report_row, sensor_id)
+      ) WITHOUT ROWID;
+
+      -- Alerts (reference admin §3.3) with the process, sensor and binary fields of the document
+      -- at the time of the hit, so that alert search filters one table. Keyword columns hold
+      -- the value as shown; process_path_key is the path in the query language's normal form.
+      -- report_row links a feed alert to its report (is_ignored travels both ways). A row never
+      -- changes once written: triage lives in alert_triage.
+      CREATE TABLE alerts (
+        id INTEGER PRIMARY KEY,
+        unique_id TEXT NOT NULL UNIQUE,
+        alert_type TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        watchlist_id TEXT NOT NULL,
+        watchlist_name TEXT NOT NULL,
+        feed_id INTEGER NOT NULL,
+        feed_name TEXT NOT NULL,
+        report_row INTEGER REFERENCES threat_reports (id) ON DELETE SET NULL,
+        report_score INTEGER NOT NULL,
+        feed_rating REAL NOT NULL,
+        sensor_criticality REAL NOT NULL,
+        ioc_confidence REAL NOT NULL,
+        alert_severity REAL NOT NULL,
+        ioc_type TEXT NOT NULL,
+        ioc_value TEXT NOT NULL,
+        ioc_attr TEXT NOT NULL,
+        description TEXT,
+        link TEXT,
+        segment_row INTEGER,
+        process_id TEXT,
+        segment_id INTEGER,
+        process_name TEXT,
+        process_path TEXT,
+        process_path_key TEXT,
+        username TEXT,
+        md5 TEXT,
+        sha256 TEXT,
+        observed_filename TEXT,
+        hostname TEXT,
+        group_id INTEGER,
+        group_name TEXT,
+        sensor_id INTEGER,
+        os_type TEXT,
+        comms_ip TEXT,
+        interface_ip TEXT,
+        modload_count INTEGER,
+        filemod_count INTEGER,
+        regmod_count INTEGER,
+        netconn_count INTEGER,
+        childproc_count INTEGER,
+        crossproc_count INTEGER,
+        total_hosts INTEGER NOT NULL
+      );
+      CREATE INDEX alerts_by_created ON alerts (created_ms);
+      CREATE INDEX alerts_by_report ON alerts (report_row) WHERE report_row IS NOT NULL;
+      -- What triage changes, one narrow row per alert: a bulk change over a million alerts
+      -- rewrites these rows, not the alerts'.
+      CREATE TABLE alert_triage (
+        alert_id INTEGER PRIMARY KEY REFERENCES alerts (id) ON DELETE CASCADE,
+        status TEXT NOT NULL,
+        resolved_ms INTEGER,
+        assigned_to TEXT
+      );
+    `,
+  },
 ];

@@ -1,4 +1,5 @@
 /** What the request thread and the event writer's thread say to each other. */
+import type { WorkerReply } from '../../db/worker-threads.js';
 import type { IngestBatch, IngestOutcome } from './event-store.js';
 
 export type WriterRequest =
@@ -6,14 +7,6 @@ export type WriterRequest =
   | { id: number; kind: 'countRejection'; sensorId: number; counters: ReadonlyMap<string, number> }
   | { id: number; kind: 'close' };
 
-export interface WriterReply {
-  id: number;
+export interface WriterReply extends WorkerReply {
   outcomes?: IngestOutcome[];
-  /** The request failed; nothing of it was stored. */
-  error?: WriterError;
-}
-
-export interface WriterError {
-  message: string;
-  code: string | undefined;
 }

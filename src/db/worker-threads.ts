@@ -1,0 +1,98 @@
+/**
+ * Database work that must not hold the event loop runs on worker threads, each loading a
+ * `<name>.worker` module that sits beside the code starting it. Requests and replies pair up by
+ * id; a failure in the worker comes back as an Error carrying the driver's message and code.
+ */
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parentPort, Worker } from 'node:worker_threads';
+
+export interface WorkerFailure {
+  message: string;
+  code: string | undefined;
+}
+
+/** What every reply carries besides its payload. */
+export interface WorkerReply {
+  id: number;
+  /** The request failed; nothing of it took effect. */
+  error?: WorkerFailure;
+}
+
+type Without<R, K extends string> = R extends unknown ? Omit<R, K> : never;
+
+/**
+ * Starts `./<name>.worker.ts|js` relative to `siblingUrl` (pass `import.meta.url`): .ts when run
+ * from source (tests, through tsx), .js when built. Node loads a worker's entry file before tsx's
+ * loader hooks are in place in that thread (privatenumber/tsx#354), so from source the entry is a
+ * one-line script that registers tsx and then imports the TypeScript file.
+ */
+function startSiblingWorker(siblingUrl: string, name: string, workerData: unknown): Worker {
+  const fromSource = extname(fileURLToPath(siblingUrl)) === '.ts';
+  const url = new URL(`./${name}.worker${fromSource ? '.ts' : '.js'}`, siblingUrl);
+  if (!fromSource) return new Worker(url, { workerData });
+  const entry = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
+  return new Worker(entry, { eval: true, workerData });
+}
+
+/** The calling side of a worker that answers `{ id, kind, … }` requests (see serveRequests). */
+export class WorkerClient<Request extends { id: number; kind: string }, Reply extends WorkerReply> {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  private failure: Error | undefined;
+
+  constructor(siblingUrl: string, private readonly name: string, workerData: unknown) {
+    this.worker = startSiblingWorker(siblingUrl, name, workerData);
+    this.worker.on('message', (reply: Reply) => {
+      const waiting = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      if (reply.error === undefined) waiting?.resolve(reply);
+      else waiting?.reject(Object.assign(new Error(`${name}: ${reply.error.message}`), { code: reply.error.code }));
+    });
+    // A worker that died takes no more work: every pending and later request fails.
+    this.worker.on('error', (error) => this.fail(error instanceof Error ? error : new Error(`${name}: ${JSON.stringify(error)}`)));
+    this.worker.on('exit', (code) => this.fail(new Error(`the ${name} thread exited (${code})`)));
+  }
+
+  request(request: Without<Request, 'id'>): Promise<Reply> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+
+  /** Sends `close` (the worker closes its connection) and ends the thread. */
+  async close(): Promise<void> {
+    if (this.failure) return;
+    await this.request({ kind: 'close' } as Without<Request, 'id'>);
+    await this.worker.terminate();
+  }
+
+  private fail(error: Error): void {
+    this.failure = error;
+    for (const waiting of this.waiting.values()) waiting.reject(error);
+    this.waiting.clear();
+  }
+}
+
+/** The worker's side: answers each request with `handle`'s result, or with the error it threw. */
+export function serveRequests<Request extends { id: number }, Reply extends WorkerReply>(
+  handle: (request: Request) => Promise<Without<Reply, 'id'>>,
+): void {
+  const port = parentPort!;
+  port.on('message', (request: Request) => {
+    void handle(request).then(
+      (reply) => port.postMessage({ ...reply, id: request.id }),
+      (error: unknown) => port.postMessage({ id: request.id, error: describe(error) } satisfies WorkerReply),
+    );
+  });
+}
+
+/** Driver errors (SqliteError) do not survive the trip between threads as themselves. */
+function describe(error: unknown): WorkerFailure {
+  const { message, code } = error as { message?: unknown; code?: unknown };
+  return { message: String(message ?? error), code: typeof code === 'string' ? code : undefined };
+}

@@ -1,0 +1,28 @@
+/**
+ * The thread that applies bulk alert changes: its own connection to the SQLite file and an alert
+ * store on it, so that a change walking a million alerts never holds up the request thread.
+ */
+import { workerData } from 'node:worker_threads';
+import { SqliteDatabase } from '../../db/dialects/sqlite.js';
+import { serveRequests, type WorkerReply } from '../../db/worker-threads.js';
+import type { AlertVisibility } from './alert-query.sqlite.js';
+import { SqlAlertsStore, type AlertChanges, type AlertSelection } from './alerts.store.js';
+
+export type ChangeRequest =
+  | { id: number; kind: 'change'; selection: AlertSelection; visibility: AlertVisibility; changes: AlertChanges; atMs: number }
+  | { id: number; kind: 'close' };
+
+export interface ChangeReply extends WorkerReply {
+  changed?: number;
+}
+
+const db = SqliteDatabase.open((workerData as { file: string }).file);
+const store = new SqlAlertsStore(db);
+
+serveRequests<ChangeRequest, ChangeReply>(async (request) => {
+  if (request.kind === 'close') {
+    await db.close();
+    return {};
+  }
+  return { changed: await store.change(request.selection, request.visibility, request.changes, request.atMs) };
+});

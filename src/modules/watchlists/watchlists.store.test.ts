@@ -1,0 +1,4 @@
+import { forEachDialect } from '../../../test/support/dialects.js';
+import { watchlistsStoreContract } from './watchlists.store.contract.js';
+
+forEachDialect(watchlistsStoreContract);

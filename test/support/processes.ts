@@ -1,0 +1,28 @@
+/**
+ * Reading what the ingest path stored, for tests of what comes after it (detection): the segment
+ * rows of a sensor's processes, read from the app's SQLite file over a read-only connection.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { SQLITE_FILE } from '../../src/db/open.js';
+import type { TestApp } from './app.js';
+
+export interface StoredSegment {
+  segmentRow: number;
+  segmentId: number;
+  processRow: number;
+  pid: number;
+}
+
+/** The segments of the sensor's processes, oldest first; optionally only those of one pid. */
+export function storedSegments(test: TestApp, sensorId: number, pid?: number): StoredSegment[] {
+  const db = new Database(join(test.config.dataDir, SQLITE_FILE), { readonly: true });
+  try {
+    return db.prepare(
+      `SELECT s.id AS segmentRow, s.segment_id AS segmentId, p.id AS processRow, p.pid FROM segments s JOIN processes p ON p.id = s.process_id
+       WHERE p.sensor_id = ? AND (? IS NULL OR p.pid = ?) ORDER BY s.id`,
+    ).all(sensorId, pid ?? null, pid ?? null) as StoredSegment[];
+  } finally {
+    db.close();
+  }
+}
