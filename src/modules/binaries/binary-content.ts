@@ -5,8 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ReadStream } from 'node:fs';
-import { type FileHandle, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openContent } from '../../db/file-content.js';
 
 export class BinaryContentStore {
   constructor(private readonly root: string) {}
@@ -36,20 +37,7 @@ export class BinaryContentStore {
    * A stream of the content and its size, or undefined when it was never stored. The file is
    * opened before this resolves, so the stream cannot miss it later; the stream closes it.
    */
-  async open(md5: string): Promise<{ stream: ReadStream; size: number } | undefined> {
-    let handle: FileHandle;
-    try {
-      handle = await open(this.pathOf(md5));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    try {
-      const { size } = await handle.stat();
-      return { stream: handle.createReadStream(), size };
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
+  open(md5: string): Promise<{ stream: ReadStream; size: number } | undefined> {
+    return openContent(this.pathOf(md5));
   }
 }

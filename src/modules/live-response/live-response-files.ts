@@ -5,8 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, type ReadStream } from 'node:fs';
-import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openContent } from '../../db/file-content.js';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -47,21 +48,8 @@ export class LiveResponseFiles {
   }
 
   /** A stream of the content and its size, or undefined when there is none; the stream closes the file. */
-  async open(fileId: number): Promise<{ stream: ReadStream; size: number } | undefined> {
-    let handle: FileHandle;
-    try {
-      handle = await open(this.pathOf(fileId));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    try {
-      const { size } = await handle.stat();
-      return { stream: handle.createReadStream(), size };
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
+  open(fileId: number): Promise<{ stream: ReadStream; size: number } | undefined> {
+    return openContent(this.pathOf(fileId));
   }
 
   async remove(fileIds: readonly number[]): Promise<void> {
