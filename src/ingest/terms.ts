@@ -26,6 +26,7 @@ import { baseName } from './normalize.js';
 export type TermSink = (field: string, value: string) => void;
 
 export function eventTerms(event: SensorEvent, add: TermSink): void {
+  if ('tamper' in event && event.tamper === true) add('tampered', 'true');
   switch (event.type) {
     case 'process_start':
       if (event.cmdline) for (const token of cmdlineTokens(event.cmdline)) add('cmdline', token.text);
