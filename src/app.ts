@@ -16,6 +16,7 @@ import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
 import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
 import { partitionsRoutes } from './modules/partitions/partitions.routes.js';
+import { processSearchRoutes } from './modules/processes/process-search.routes.js';
 import { sensorProtocolRoutes } from './modules/sensors/sensor-protocol.routes.js';
 import { sensorsRoutes } from './modules/sensors/sensors.routes.js';
 import { sitesRoutes } from './modules/sites/sites.routes.js';
@@ -58,6 +59,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(sensorsRoutes, { sensors: services.sensors });
   await app.register(binariesRoutes, { binaries: services.binaries });
   await app.register(bansRoutes, { bans: services.bans });
+  await app.register(processSearchRoutes, { processSearch: services.processSearch });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Config } from './config/schema.js';
+import { SqliteReadPool } from './db/dialects/sqlite-read-pool.js';
 import { openDatabase, SQLITE_FILE } from './db/open.js';
 import { BatchWriter } from './ingest/batch-writer.js';
 import { FilterGate } from './ingest/ingress-gate.js';
@@ -15,6 +16,8 @@ import { BinaryContentStore } from './modules/binaries/binary-content.js';
 import { BinariesService } from './modules/binaries/binaries.service.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
 import { ThreadedEventStore } from './modules/processes/event-store.threaded.js';
+import { PooledProcessSearchStore, PROCESS_SEARCH_HANDLER } from './modules/processes/process-search.store.js';
+import { ProcessSearchService } from './modules/processes/process-search.service.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
@@ -44,6 +47,7 @@ export interface Services {
   sensors: SensorsService;
   bans: BansService;
   binaries: BinariesService;
+  processSearch: ProcessSearchService;
   ingest: IngestPipeline;
 }
 
@@ -71,6 +75,10 @@ export async function createContainer(config: Config): Promise<Container> {
     join(config.dataDir, SQLITE_FILE),
     { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 },
   );
+  const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
+    workers: config.searchWorkers,
+    handlers: { [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url },
+  });
   const ingest = new IngestPipeline(
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
     eventStore,
@@ -90,6 +98,7 @@ export async function createContainer(config: Config): Promise<Container> {
     sensors,
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries'))),
+    processSearch: new ProcessSearchService(new PooledProcessSearchStore(searchPool)),
     ingest,
   };
   return {
@@ -97,6 +106,7 @@ export async function createContainer(config: Config): Promise<Container> {
     services,
     async close() {
       await ingest.flush();
+      await searchPool.close();
       await eventStore.close();
       await db.close();
     },

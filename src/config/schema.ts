@@ -51,6 +51,12 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'How long after it opens (server clock) a segment takes events before a new one opens.',
     }),
+    searchWorkers: Type.Integer({
+      default: 2,
+      minimum: 1,
+      maximum: 64,
+      description: 'Threads that run searches, each with its own read-only connection to the embedded store.',
+    }),
     ingestMaxEventsPerCommit: Type.Integer({
       default: 20_000,
       minimum: 1,

@@ -333,4 +333,28 @@ export const sqliteMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'process search: segments per process and process-field indexes',
+    sql: `
+      -- How many segments (search documents) each process has, kept by a trigger on the writer's
+      -- own segment inserts: a search on process fields alone then counts and facets its matches
+      -- per process (a few hundred thousand rows) instead of per segment (millions). One upsert
+      -- into this narrow table per new segment, not per event.
+      CREATE TABLE process_segment_counts (
+        process_row INTEGER PRIMARY KEY,
+        segments INTEGER NOT NULL
+      );
+      INSERT INTO process_segment_counts (process_row, segments) SELECT process_id, count(*) FROM segments GROUP BY process_id;
+      -- On one line: migrate.ts splits scripts at a semicolon that ends a line.
+      CREATE TRIGGER segments_counted_per_process AFTER INSERT ON segments BEGIN INSERT INTO process_segment_counts (process_row, segments) VALUES (NEW.process_id, 1) ON CONFLICT (process_row) DO UPDATE SET segments = segments + 1; END;
+
+      -- Process fields searched, sorted or faceted on: one index entry per process each.
+      CREATE INDEX processes_by_username ON processes (username);
+      CREATE INDEX processes_by_parent_name ON processes (parent_name);
+      CREATE INDEX processes_by_parent_md5 ON processes (parent_md5);
+      CREATE INDEX processes_by_start ON processes (start_ms);
+      CREATE INDEX processes_by_group ON processes (group_id);
+    `,
+  },
 ];
