@@ -11,6 +11,7 @@ import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import type { TlsMaterial } from './http/tls.js';
 import { binariesRoutes } from './modules/binaries/binaries.routes.js';
+import { binarySearchRoutes } from './modules/binaries/binary-search.routes.js';
 import { bansRoutes } from './modules/bans/bans.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
@@ -60,6 +61,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(binariesRoutes, { binaries: services.binaries });
   await app.register(bansRoutes, { bans: services.bans });
   await app.register(processSearchRoutes, { processSearch: services.processSearch });
+  await app.register(binarySearchRoutes, { binarySearch: services.binarySearch });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

@@ -14,6 +14,8 @@ import { BansService } from './modules/bans/bans.service.js';
 import { SqlBansStore } from './modules/bans/bans.store.js';
 import { BinaryContentStore } from './modules/binaries/binary-content.js';
 import { BinariesService } from './modules/binaries/binaries.service.js';
+import { BinarySearchService } from './modules/binaries/binary-search.service.js';
+import { BINARY_SEARCH_HANDLER, PooledBinarySearchStore } from './modules/binaries/binary-search.store.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
 import { ThreadedEventStore } from './modules/processes/event-store.threaded.js';
 import { PooledProcessSearchStore, PROCESS_SEARCH_HANDLER } from './modules/processes/process-search.store.js';
@@ -48,6 +50,7 @@ export interface Services {
   bans: BansService;
   binaries: BinariesService;
   processSearch: ProcessSearchService;
+  binarySearch: BinarySearchService;
   ingest: IngestPipeline;
 }
 
@@ -77,7 +80,7 @@ export async function createContainer(config: Config): Promise<Container> {
   );
   const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
     workers: config.searchWorkers,
-    handlers: { [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url },
+    handlers: { [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url, [BINARY_SEARCH_HANDLER.name]: BINARY_SEARCH_HANDLER.url },
   });
   const ingest = new IngestPipeline(
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
@@ -99,6 +102,7 @@ export async function createContainer(config: Config): Promise<Container> {
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries'))),
     processSearch: new ProcessSearchService(new PooledProcessSearchStore(searchPool)),
+    binarySearch: new BinarySearchService(new PooledBinarySearchStore(searchPool)),
     ingest,
   };
   return {

@@ -5,6 +5,7 @@
  * its first value, as the legacy client's `"rows": [10]`. Bad values are a 400 naming the
  * parameter, never a silent default.
  */
+import { createHash } from 'node:crypto';
 import { InvalidRequestError } from '../domain/errors.js';
 import type { QueryNode } from './ast.js';
 import { queryFromParams, type SearchParams } from './params.js';
@@ -88,4 +89,14 @@ export function queryTerms(params: SearchParams): string[] {
 export function facetEntry(name: string, count: number, total: number): { name: string; value: number; percent: number; ratio: number } {
   const share = total > 0 ? (count / total) * 100 : 0;
   return { name, value: count, percent: Math.round(share), ratio: Math.round(share * 10) / 10 };
+}
+
+/** Parameters that change what a page shows but not which documents match, in what order. */
+const NOT_PART_OF_THE_RESULT = new Set(['start', 'rows', 'facet', 'facet.field', 'cb.urlver']);
+
+/** Identifies one user's search, whatever page of it is asked for (the read pool's paging snapshot key). */
+export function pagingKey(index: string, userId: number, params: SearchParams): string {
+  const kept = Object.keys(params).filter((key) => !NOT_PART_OF_THE_RESULT.has(key) && params[key] !== undefined).sort();
+  const canonical = JSON.stringify(kept.map((key) => [key, params[key]]));
+  return `${index}:${userId}:${createHash('sha256').update(canonical).digest('base64url')}`;
 }

@@ -335,7 +335,7 @@ export const sqliteMigrations: readonly Migration[] = [
   },
   {
     version: 7,
-    name: 'process search: segments per process and process-field indexes',
+    name: 'process and binary search: segments per process and search indexes',
     sql: `
       -- How many segments (search documents) each process has, kept by a trigger on the writer's
       -- own segment inserts: a search on process fields alone then counts and facets its matches
@@ -355,6 +355,9 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX processes_by_parent_md5 ON processes (parent_md5);
       CREATE INDEX processes_by_start ON processes (start_ms);
       CREATE INDEX processes_by_group ON processes (group_id);
+
+      -- Binary search's default order (server_added_timestamp desc).
+      CREATE INDEX binaries_by_first_seen ON binaries (first_seen_ms);
     `,
   },
 ];

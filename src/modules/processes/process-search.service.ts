@@ -7,7 +7,6 @@
  * snapshot the first page took, so a client paging through while events arrive gets every match
  * once; a request with start=0 starts over on fresh data.
  */
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { InvalidRequestError } from '../../domain/errors.js';
 import { canViewGroup, type Principal } from '../../domain/permissions.js';
@@ -16,7 +15,7 @@ import { compileProcessCondition } from '../../query/compile/sqlite.js';
 import { QueryError, toDomainError } from '../../query/errors.js';
 import { analyzeParams } from '../../query/params.js';
 import {
-  facetEntry, facetParams, pageParams, queryTerms, scalarParam, sortParam, timeParam,
+  facetEntry, facetParams, pageParams, pagingKey, queryTerms, scalarParam, sortParam, timeParam,
 } from '../../query/search-request.js';
 import { processDocument } from './process-search.document.js';
 import { FACETS, SORTS, type FacetField, type ProcessSearchRequest, type SortKey } from './process-search.plan.js';
@@ -27,9 +26,6 @@ const SORT_KEYS = Object.keys(SORTS) as SortKey[];
 const FACET_FIELDS = Object.keys(FACETS) as FacetField[];
 /** facet=true without facet.field: the facets Carbon Black's process search listed. */
 const DEFAULT_FACETS = FACET_FIELDS.filter((field) => field !== 'os_type');
-
-/** Parameters that change what a page shows but not which documents match, in what order. */
-const NOT_PART_OF_THE_RESULT = new Set(['start', 'rows', 'facet', 'facet.field', 'cb.urlver']);
 
 export class ProcessSearchService {
   constructor(
@@ -51,7 +47,7 @@ export class ProcessSearchService {
       facets: facetParams(params, FACET_FIELDS, DEFAULT_FACETS),
       nowMs,
     };
-    const result = await this.store.search(request, { key: pagingKey(actor, params), fresh: start === 0 });
+    const result = await this.store.search(request, { key: pagingKey('process', actor.userId, params), fresh: start === 0 });
     const facets: ProcessSearchReply['facets'] = {};
     for (const [field, counts] of Object.entries(result.facets)) {
       const lower = field === 'hostname' || field === 'group';
@@ -103,9 +99,3 @@ function groupParam(params: SearchParams): boolean {
   return true;
 }
 
-/** Identifies "this user's search", whatever page of it is asked for. */
-function pagingKey(actor: Principal, params: SearchParams): string {
-  const kept = Object.keys(params).filter((key) => !NOT_PART_OF_THE_RESULT.has(key) && params[key] !== undefined).sort();
-  const canonical = JSON.stringify(kept.map((key) => [key, params[key]]));
-  return `process:${actor.userId}:${createHash('sha256').update(canonical).digest('base64url')}`;
-}
