@@ -23,17 +23,27 @@ interface Snapshot {
   usedMs: number;
 }
 
-function open(cacheKiB: number): Database.Database {
+/** Connections not holding a snapshot, kept open so their caches and prepared statements stay warm. */
+const idle: Database.Database[] = [];
+
+function open(): Database.Database {
+  const reused = idle.pop();
+  if (reused) return reused;
   const connection = new Database(file, { readonly: true, fileMustExist: true });
   // Pages of the database file are read through a shared mapping instead of copied into each
   // connection's cache; the cache then mostly holds pages that are still in the WAL.
   connection.pragma('mmap_size = 17179869184');
-  connection.pragma(`cache_size = -${cacheKiB}`);
+  connection.pragma('cache_size = -16384');
   for (const handler of handlers.values()) handler.setup?.(connection);
   return connection;
 }
 
-const shared = open(65_536);
+function putBack(connection: Database.Database): void {
+  if (connection.inTransaction) connection.exec('COMMIT');
+  if (idle.length < limits.max) idle.push(connection);
+  else connection.close();
+}
+
 const snapshots = new Map<string, Snapshot>();
 const port = parentPort!;
 
@@ -54,18 +64,19 @@ function run(job: ReadJob): unknown {
   const now = Date.now();
   releaseStale(now);
   if (!job.snapshot) {
-    shared.exec('BEGIN');
+    const connection = open();
+    connection.exec('BEGIN');
     try {
-      return handler.run(shared, job.request).result;
+      return handler.run(connection, job.request).result;
     } finally {
-      shared.exec('COMMIT');
+      putBack(connection);
     }
   }
   const { key, fresh } = job.snapshot;
   let snapshot = snapshots.get(key);
   if (snapshot && fresh) release(key);
   if (!snapshot || fresh) {
-    snapshot = { connection: open(8_192), takenMs: now, usedMs: now };
+    snapshot = { connection: open(), takenMs: now, usedMs: now };
     snapshot.connection.exec('BEGIN');
     snapshots.set(key, snapshot);
     while (snapshots.size > limits.max) release(snapshots.keys().next().value!);
@@ -89,7 +100,7 @@ function release(key: string): void {
   const snapshot = snapshots.get(key);
   if (!snapshot) return;
   snapshots.delete(key);
-  snapshot.connection.close();
+  putBack(snapshot.connection);
 }
 
 function releaseStale(now: number): void {

@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
+import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
 import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
 import {
   BINARY_FACETS, BINARY_SORTS, type BinaryFacetField, type BinaryFacetSpec, type BinaryObservationRow, type BinaryRow,
@@ -26,16 +27,16 @@ export function run(db: Database.Database, request: BinarySearchRequest): ReadRe
     : `(${condition.sql}) AND EXISTS (SELECT 1 FROM binary_observations o JOIN sensors se ON se.id = o.sensor_id WHERE o.md5 = b.md5${seenBy})`;
   const params = visibleGroups === null ? [...condition.params] : [...condition.params, groups];
 
-  const total = db.prepare(`SELECT count(*) FROM binaries b WHERE ${where}`).pluck().get(...params) as number;
+  const total = cachedStatement(db, `SELECT count(*) FROM binaries b WHERE ${where}`).pluck().get(...params) as number;
   const dir = sort.descending ? 'DESC' : 'ASC';
   const md5s = rows > 0 && start < total
-    ? db.prepare(`SELECT b.md5 FROM binaries b WHERE ${where} ORDER BY ${BINARY_SORTS[sort.key]} ${dir}, b.md5 ${dir} LIMIT ? OFFSET ?`)
+    ? cachedStatement(db, `SELECT b.md5 FROM binaries b WHERE ${where} ORDER BY ${BINARY_SORTS[sort.key]} ${dir}, b.md5 ${dir} LIMIT ? OFFSET ?`)
       .pluck().all(...params, rows, start) as string[]
     : [];
-  const found = db.prepare(
+  const found = cachedStatement(db, 
     'SELECT md5, sha256, size, stored_size, metadata, first_seen_ms, last_seen_ms FROM binaries WHERE md5 IN (SELECT value FROM json_each(?))',
   ).all(JSON.stringify(md5s)) as Omit<BinaryRow, 'observations'>[];
-  const observations = db.prepare(
+  const observations = cachedStatement(db, 
     `SELECT o.md5, o.sensor_id, o.observed_filename, o.last_seen_ms, se.computer_name, se.os_type, se.group_id, g.name AS group_name
      FROM binary_observations o LEFT JOIN sensors se ON se.id = o.sensor_id LEFT JOIN sensor_groups g ON g.id = se.group_id
      WHERE o.md5 IN (SELECT value FROM json_each(?))${seenBy} ORDER BY o.sensor_id, o.observed_filename`,
@@ -47,11 +48,11 @@ export function run(db: Database.Database, request: BinarySearchRequest): ReadRe
   for (const field of request.facets) {
     const spec: BinaryFacetSpec = BINARY_FACETS[field];
     const counts = spec.expr === 'observed'
-      ? db.prepare(
+      ? cachedStatement(db, 
         `SELECT o.observed_filename, count(DISTINCT o.md5) FROM binary_observations o JOIN sensors se ON se.id = o.sensor_id
          WHERE o.md5 IN (SELECT b.md5 FROM binaries b WHERE ${where})${seenBy} GROUP BY 1`,
       ).raw().all(...params, ...(visibleGroups === null ? [] : [groups])) as [string, number][]
-      : db.prepare(`SELECT ${spec.expr}, count(*) FROM binaries b WHERE ${where} GROUP BY 1`).raw().all(...params) as [unknown, number][];
+      : cachedStatement(db, `SELECT ${spec.expr}, count(*) FROM binaries b WHERE ${where} GROUP BY 1`).raw().all(...params) as [unknown, number][];
     facets[field] = facetCounts(field, counts, request.nowMs);
   }
   return { result: { total, rows: md5s.map((md5) => byMd5.get(md5)!), facets }, more: start + rows < total };

@@ -10,6 +10,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
+import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
 import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
 import { FacetTally } from './process-search.tally.js';
 import {
@@ -33,18 +34,40 @@ const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last
   p.parent_start_ms, p.parent_name, p.parent_md5, p.end_ms, g.name AS group_name, se.ip_addresses`;
 
 const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
+/** The process columns host_segment_counts repeats. */
+const HOST_COLUMNS = new Set(['sensor_id', 'group_id', 'hostname', 'host_type', 'os_type']);
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.process_row = p.id';
 
 class ProcessSearch {
   private readonly where: string;
   private readonly params: unknown[];
   private readonly sort: SortSpec;
+  /**
+   * The condition reads no process column but the id (and the caller may see every group): it can
+   * then run on segments or on process_segment_counts alone, without reading process rows.
+   */
+  private readonly withoutProcessRows: boolean;
+  /** The condition reads only what host_segment_counts keeps per host: count documents from there. */
+  private readonly hostScoped: boolean;
 
   constructor(private readonly db: Database.Database, private readonly request: ProcessSearchRequest) {
     const { condition, visibleGroups } = request;
     this.where = visibleGroups === null ? `(${condition.sql})` : `(${condition.sql}) AND p.group_id IN (SELECT value FROM json_each(?))`;
     this.params = visibleGroups === null ? [...condition.params] : [...condition.params, JSON.stringify(visibleGroups)];
     this.sort = SORTS[request.sort.key];
+    // The compiled text holds only the compiler's identifiers (values are parameters), so its
+    // column references can be read off it and p.id renamed safely.
+    const columns = new Set([...this.where.matchAll(/\bp\.(\w+)/gu)].map((m) => m[1]!));
+    this.withoutProcessRows = [...columns].every((column) => column === 'id');
+    this.hostScoped = !condition.readsSegments && [...columns].every((column) => HOST_COLUMNS.has(column));
+  }
+
+  /** The condition over `segments s` alone (withoutProcessRows) or joined to its process. */
+  private segmentsFrom(indexed?: string): { from: string; where: string } {
+    const segments = indexed ? `segments s INDEXED BY ${indexed}` : 'segments s';
+    return this.withoutProcessRows
+      ? { from: segments, where: this.where.replace(/\bp\.id\b/gu, 's.process_id') }
+      : { from: indexed ? `${segments} CROSS JOIN processes p ON p.id = s.process_id` : SEGMENTS_AND_PROCESSES, where: this.where };
   }
 
   execute(): ReadResult<ProcessSearchResult> {
@@ -61,31 +84,45 @@ class ProcessSearch {
   private count(): { documents: number; segments: number } {
     const { grouped, condition, visibleGroups } = this.request;
     if (condition.sql === '1' && visibleGroups === null && !grouped) {
-      const all = this.value<number>('SELECT count(*) FROM segments', []);
+      const all = this.value<number>('SELECT count(*) FROM segments');
       return { documents: all, segments: all };
     }
-    const [processes, segments] = condition.readsSegments
-      ? this.values(`SELECT count(DISTINCT s.process_id), count(*) FROM ${SEGMENTS_AND_PROCESSES} WHERE ${this.where}`)
-      : this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM ${PROCESSES_WITH_COUNTS} WHERE ${this.where}`);
-    return { documents: grouped ? processes! : segments!, segments: segments! };
+    if (this.hostScoped && !grouped) {
+      const segments = this.values(`SELECT coalesce(sum(segments), 0) FROM host_segment_counts p WHERE ${this.where}`)[0]!;
+      return { documents: segments, segments };
+    }
+    if (!condition.readsSegments) {
+      const [processes, segments] = this.withoutProcessRows
+        ? this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM process_segment_counts c WHERE ${this.where.replace(/\bp\.id\b/gu, 'c.process_row')}`)
+        : this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM ${PROCESSES_WITH_COUNTS} WHERE ${this.where}`);
+      return { documents: grouped ? processes! : segments!, segments: segments! };
+    }
+    const { from, where } = this.segmentsFrom();
+    if (!grouped) {
+      const segments = this.values(`SELECT count(*) FROM ${from} WHERE ${where}`)[0]!;
+      return { documents: segments, segments };
+    }
+    const [processes, segments] = this.values(`SELECT count(DISTINCT s.process_id), count(*) FROM ${from} WHERE ${where}`);
+    return { documents: processes!, segments: segments! };
   }
 
   /** The page's segment rows, in order. */
   private page(matches: number): number[] {
     const { start, rows, grouped } = this.request;
-    const stored = this.value<number>('SELECT coalesce(max(id), 0) FROM segments', []);
+    const stored = this.value<number>('SELECT coalesce(max(id), 0) FROM segments');
     // Rows read in index order before the page is full, against every match read and sorted.
     const inOrder = this.sort.index !== undefined && (start + rows) * (stored / Math.max(matches, 1)) <= matches;
     if (!grouped) {
-      const from = inOrder ? this.orderedFrom() : SEGMENTS_AND_PROCESSES;
-      return this.db.prepare(`SELECT s.id FROM ${from} WHERE ${this.where} ORDER BY ${this.orderBy(!inOrder)} LIMIT ? OFFSET ?`)
+      const { from, where } = inOrder ? this.orderedFrom() : this.unorderedFrom();
+      return cachedStatement(this.db, `SELECT s.id FROM ${from} WHERE ${where} ORDER BY ${this.orderBy(!inOrder)} LIMIT ? OFFSET ?`)
         .pluck().all(...this.params, rows, start) as number[];
     }
     if (inOrder) return this.firstPerProcess();
     const partition = this.sort.level === 'segment' ? `${this.sort.column} ${this.direction()}, s.id ${this.direction()}` : `s.segment_id ${this.direction()}`;
-    return this.db.prepare(
+    const { from, where } = this.unorderedFrom();
+    return cachedStatement(this.db,
       `SELECT id FROM (SELECT s.id, ${this.sortColumns()}, row_number() OVER (PARTITION BY s.process_id ORDER BY ${partition}) AS r
-       FROM ${SEGMENTS_AND_PROCESSES} WHERE ${this.where}) WHERE r = 1 ORDER BY ${this.outerOrder()} LIMIT ? OFFSET ?`,
+       FROM ${from} WHERE ${where}) WHERE r = 1 ORDER BY ${this.outerOrder()} LIMIT ? OFFSET ?`,
     ).pluck().all(...this.params, rows, start) as number[];
   }
 
@@ -94,7 +131,8 @@ class ProcessSearch {
     const { start, rows } = this.request;
     const seen = new Set<number>();
     const ids: number[] = [];
-    const statement = this.db.prepare(`SELECT s.id, s.process_id FROM ${this.orderedFrom()} WHERE ${this.where} ORDER BY ${this.orderBy(false)}`).raw();
+    const { from, where } = this.orderedFrom();
+    const statement = cachedStatement(this.db, `SELECT s.id, s.process_id FROM ${from} WHERE ${where} ORDER BY ${this.orderBy(false)}`).raw();
     for (const [id, processRow] of statement.iterate(...this.params) as Iterable<[number, number]>) {
       if (seen.has(processRow)) continue;
       seen.add(processRow);
@@ -104,11 +142,16 @@ class ProcessSearch {
     return ids;
   }
 
-  /** The join read through the sort key's index, in the key's order. */
-  private orderedFrom(): string {
+  /** Matches read through the sort key's index, in the key's order. */
+  private orderedFrom(): { from: string; where: string } {
     return this.sort.level === 'segment'
-      ? `segments s INDEXED BY ${this.sort.index} CROSS JOIN processes p ON p.id = s.process_id`
-      : `processes p INDEXED BY ${this.sort.index} CROSS JOIN segments s ON s.process_id = p.id`;
+      ? this.segmentsFrom(this.sort.index)
+      : { from: `processes p INDEXED BY ${this.sort.index} CROSS JOIN segments s ON s.process_id = p.id`, where: this.where };
+  }
+
+  /** Matches collected in whatever order SQLite finds them best, to be sorted. */
+  private unorderedFrom(): { from: string; where: string } {
+    return this.sort.level === 'segment' ? this.segmentsFrom() : { from: SEGMENTS_AND_PROCESSES, where: this.where };
   }
 
   private direction(): string {
@@ -134,7 +177,7 @@ class ProcessSearch {
 
   private fetch(ids: readonly number[]): ProcessRow[] {
     if (ids.length === 0) return [];
-    const rows = this.db.prepare(
+    const rows = cachedStatement(this.db, 
       `SELECT ${ROW_COLUMNS} FROM ${SEGMENTS_AND_PROCESSES} LEFT JOIN sensor_groups g ON g.id = p.group_id
        LEFT JOIN sensors se ON se.id = p.sensor_id WHERE s.id IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(ids)) as ProcessRow[];
@@ -153,7 +196,7 @@ class ProcessSearch {
       const [from, n] = condition.readsSegments
         ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
         : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)'];
-      counts = this.db.prepare(`SELECT ${spec.expr} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`)
+      counts = cachedStatement(this.db, `SELECT ${spec.expr} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`)
         .raw().all(...this.params) as [string | number, number][];
     }
     if (spec.recentBuckets !== undefined) {
@@ -168,15 +211,15 @@ class ProcessSearch {
   }
 
   private groupNames(): Map<number, string> {
-    return new Map(this.db.prepare('SELECT id, name FROM sensor_groups').raw().all() as [number, string][]);
+    return new Map(cachedStatement(this.db, 'SELECT id, name FROM sensor_groups').raw().all() as [number, string][]);
   }
 
-  private value<T>(sql: string, params: unknown[]): T {
-    return this.db.prepare(sql).pluck().get(...params) as T;
+  private value<T>(sql: string): T {
+    return cachedStatement(this.db, sql).pluck().get() as T;
   }
 
   private values(sql: string): number[] {
-    return this.db.prepare(sql).raw().get(...this.params) as number[];
+    return cachedStatement(this.db, sql).raw().get(...this.params) as number[];
   }
 }
 

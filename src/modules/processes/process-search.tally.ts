@@ -10,6 +10,7 @@
  * from process_segment_counts at each request until it has a name, and then moved in whole.
  */
 import type Database from 'better-sqlite3';
+import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
 import { FACETS, type FacetField } from './process-search.plan.js';
 
 /** Past this many nameless processes the tally stops paying for itself; requests fall back to SQL. */
@@ -53,23 +54,23 @@ class FieldTally {
 
   private build(connection: Database.Database, maxRow: number): void {
     this.counts = new Map();
-    const rows = connection.prepare(
+    const rows = cachedStatement(connection, 
       `SELECT p.group_id AS g, ${this.expr} AS v, sum(c.segments) AS n FROM processes p
        JOIN process_segment_counts c ON c.process_row = p.id WHERE p.process_name <> '' GROUP BY 1, 2`,
     ).all() as { g: number; v: string | number; n: number }[];
     for (const row of rows) add(this.counts, row.g, row.v, row.n);
-    this.deferred = new Set(connection.prepare("SELECT id FROM processes WHERE process_name = ''").pluck().all() as number[]);
+    this.deferred = new Set(cachedStatement(connection, "SELECT id FROM processes WHERE process_name = ''").pluck().all() as number[]);
     this.lastRow = maxRow;
   }
 
   private advance(connection: Database.Database, maxRow: number): void {
     const deferred = JSON.stringify([...this.deferred]);
-    const rows = connection.prepare(
+    const rows = cachedStatement(connection, 
       `SELECT p.group_id AS g, ${this.expr} AS v, count(*) AS n FROM segments s JOIN processes p ON p.id = s.process_id
        WHERE s.id > ? AND s.id <= ? AND p.process_name <> '' AND p.id NOT IN (SELECT value FROM json_each(?)) GROUP BY 1, 2`,
     ).all(this.lastRow, maxRow, deferred) as { g: number; v: string | number; n: number }[];
     for (const row of rows) add(this.counts, row.g, row.v, row.n);
-    const nameless = connection.prepare(
+    const nameless = cachedStatement(connection, 
       `SELECT DISTINCT p.id FROM segments s JOIN processes p ON p.id = s.process_id
        WHERE s.id > ? AND s.id <= ? AND p.process_name = ''`,
     ).pluck().all(this.lastRow, maxRow) as number[];
@@ -80,7 +81,7 @@ class FieldTally {
   /** The deferred processes' counts; those that have a name by now join the tally for good. */
   private deferredRows(connection: Database.Database): { g: number; v: string | number; n: number }[] {
     if (this.deferred.size === 0) return [];
-    const rows = connection.prepare(
+    const rows = cachedStatement(connection, 
       `SELECT p.id, p.process_name <> '' AS named, p.group_id AS g, ${this.expr} AS v, c.segments AS n FROM processes p
        JOIN process_segment_counts c ON c.process_row = p.id WHERE p.id IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify([...this.deferred])) as { id: number; named: number; g: number; v: string | number; n: number }[];
@@ -104,7 +105,7 @@ export class FacetTally {
   read(connection: Database.Database, field: FacetField, groups: readonly number[] | null): Map<string | number, number> | undefined {
     let tally = this.fields.get(field);
     if (!tally) this.fields.set(field, (tally = new FieldTally(FACETS[field].expr)));
-    const maxRow = (connection.prepare('SELECT coalesce(max(id), 0) FROM segments').pluck().get() as number);
+    const maxRow = (cachedStatement(connection, 'SELECT coalesce(max(id), 0) FROM segments').pluck().get() as number);
     return tally.read(connection, maxRow, groups);
   }
 }
