@@ -9,13 +9,14 @@
  *   ranges of the term dictionary;
  * - crossproc_type as its canonical enum value (`process_open` → `processopen`, and the target's
  *   side `processopentarget`);
- * - the command line's tokens (cmdlineTokens) from the process's start event, so that a wildcard
- *   on a token (`cmdline:*shell*`) reads the distinct tokens rather than every command line.
+ * - the command line's words (cmdlineWords: its tokens but the extension ones, which a query
+ *   finds as word endings) from the process's start event, so that a wildcard on a token
+ *   (`cmdline:*shell*`) reads the distinct tokens rather than every command line.
  *
  * Field names are the query language's where one exists; `modload_md5` / `modload_sha256` feed the
  * `md5` union and the `_modload` binary join.
  */
-import { cmdlineTokens } from '../query/values/cmdline.js';
+import { cmdlineWords } from '../query/values/cmdline.js';
 import { canonicalEnumValue, CROSSPROC_TYPES } from '../query/values/enums.js';
 import { ipv4ToInt, ipv6ToBigInt } from '../query/values/ip.js';
 import { normalizePath } from '../query/values/path.js';
@@ -29,7 +30,7 @@ export function eventTerms(event: SensorEvent, add: TermSink): void {
   if ('tamper' in event && event.tamper === true) add('tampered', 'true');
   switch (event.type) {
     case 'process_start':
-      if (event.cmdline) for (const token of cmdlineTokens(event.cmdline)) add('cmdline', token.text);
+      if (event.cmdline) for (const word of cmdlineWords(event.cmdline)) add('cmdline', word);
       return;
     case 'filemod':
       add('filemod', normalizePath(event.path));

@@ -46,6 +46,8 @@ const CASES: readonly (readonly [string, readonly string[]])[] = [
   ['cmdline:-encodedcommand', ['powershell.exe']],
   ['cmdline:*encoded*', ['powershell.exe']],
   ['cmdline:.exe', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  ['cmdline:.e*', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  ['cmdline:.ru', ['bash']],
   ['cmdline:evil.example.ru', ['bash']],
   // hashes
   [`process_md5:${md5Of(BINARIES.cmd).toUpperCase()}`, ['cmd.exe']],

@@ -72,10 +72,18 @@ function tokens(value: SqlValue, kind: SqlValue, queryJson: SqlValue, wildcard: 
   return 0;
 }
 
+/** Command lines: whether a word's extension (from its last dot, a character or more in) matches the pattern. */
+function extensionGlob(value: SqlValue, pattern: SqlValue): number {
+  const word = text(value);
+  const dot = word.lastIndexOf('.');
+  return bit(dot >= 1 && dot < word.length - 1 && regExpOf(text(pattern)).test(word.slice(dot)));
+}
+
 export const SQLITE_FUNCTIONS: Readonly<Record<string, (...args: SqlValue[]) => number>> = {
   vigil_keyword: keyword,
   vigil_glob: glob,
   vigil_subpath: subpath,
   vigil_subpath_glob: subpathGlob,
   vigil_tokens: tokens,
+  vigil_extension_glob: extensionGlob,
 };

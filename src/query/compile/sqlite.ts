@@ -22,6 +22,7 @@ import type { FieldPredicate, Match, Predicate } from '../analysis.js';
 import type { Fragment} from './fragment.js';
 import { FALSE, globLiteral, globPattern, joinFragments, raw, sql, TRUE, type SqlParam } from './fragment.js';
 import { BinaryConditions, type BinaryScope } from './sqlite-binary.js';
+import { isExtensionToken } from '../values/cmdline.js';
 import { bounded, Compiler, keywordFunction, loweredColumn, rangeColumn } from './sqlite-shared.js';
 
 export interface CompiledCondition {
@@ -200,8 +201,19 @@ function termValue(field: string, match: Match): Fragment | undefined {
   }
 }
 
+/**
+ * One command-line token among the indexed words. An extension token (`.dll`) is not indexed on
+ * its own: it is found as the words ending in it, and a pattern of one (`.d*`) is checked on each
+ * word's last dot.
+ */
 function tokenValue(token: string, wildcard: boolean): Fragment {
-  return wildcard && /[*?]/u.test(token) ? sql`value GLOB ${globPattern(token)}` : sql`value = ${token}`;
+  const pattern = wildcard && /[*?]/u.test(token);
+  if (isExtensionToken(token)) {
+    return pattern
+      ? sql`(value GLOB ${globPattern(token)} OR vigil_extension_glob(value, ${token}))`
+      : sql`(value = ${token} OR value GLOB ${`?*${globLiteral(token)}`})`;
+  }
+  return pattern ? sql`value GLOB ${globPattern(token)}` : sql`value = ${token}`;
 }
 
 const hex = (value: number | bigint, digits: number) => value.toString(16).padStart(digits, '0');

@@ -29,6 +29,20 @@ export function cmdlineTokens(cmdline: string): PositionedToken[] {
   return tokens;
 }
 
+/**
+ * The distinct words of a command line without their extension tokens, which the term index
+ * leaves out: an extension token is the end of a word (`.exe` of `rundll32.exe`), so a search for
+ * it finds the words that end in it (isExtensionToken).
+ */
+export function cmdlineWords(cmdline: string): Set<string> {
+  return new Set(words(cmdline, true));
+}
+
+/** A query token that stands for the extension of other words: a dot, then no other dot. */
+export function isExtensionToken(token: string): boolean {
+  return token.length > 1 && token.startsWith('.') && !token.includes('.', 1);
+}
+
 /** Query side: one token per position; `*` and `?` pass through as wildcards. */
 export function cmdlineQueryTokens(value: string): string[] {
   return words(value, false);
