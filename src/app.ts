@@ -12,6 +12,7 @@ import { registerOpenApi } from './http/openapi.js';
 import type { TlsMaterial } from './http/tls.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { binariesRoutes } from './modules/binaries/binaries.routes.js';
+import { binarySearchRoutes } from './modules/binaries/binary-search.routes.js';
 import { bansRoutes } from './modules/bans/bans.routes.js';
 import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
@@ -21,6 +22,7 @@ import { liveResponseSensorRoutes } from './modules/live-response/live-response-
 import { liveResponseRoutes } from './modules/live-response/live-response.routes.js';
 import { partitionsRoutes } from './modules/partitions/partitions.routes.js';
 import { processDetailRoutes } from './modules/processes/process-detail.routes.js';
+import { processSearchRoutes } from './modules/processes/process-search.routes.js';
 import { sensorProtocolRoutes } from './modules/sensors/sensor-protocol.routes.js';
 import { sensorsRoutes } from './modules/sensors/sensors.routes.js';
 import { sitesRoutes } from './modules/sites/sites.routes.js';
@@ -74,6 +76,8 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(feedsRoutes, { feeds: services.feeds });
   await app.register(threatReportsRoutes, { threatReports: services.threatReports });
   await app.register(alertsRoutes, { alerts: services.alerts });
+  await app.register(processSearchRoutes, { processSearch: services.processSearch });
+  await app.register(binarySearchRoutes, { binarySearch: services.binarySearch });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

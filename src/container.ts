@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { Config } from './config/schema.js';
 import type { SqlDatabase } from './db/database.js';
+import { SqliteReadPool } from './db/dialects/sqlite-read-pool.js';
 import { openDatabase, SQLITE_FILE } from './db/open.js';
 import { DetectionService } from './detect/detection-sink.js';
 import { SqlDetectionStore } from './detect/detection.store.js';
@@ -19,10 +20,14 @@ import { BansService } from './modules/bans/bans.service.js';
 import { SqlBansStore } from './modules/bans/bans.store.js';
 import { BinaryContentStore } from './modules/binaries/binary-content.js';
 import { BinariesService } from './modules/binaries/binaries.service.js';
+import { BinarySearchService } from './modules/binaries/binary-search.service.js';
+import { BINARY_SEARCH_HANDLER, PooledBinarySearchStore } from './modules/binaries/binary-search.store.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
 import { ThreadedEventStore } from './modules/processes/event-store.threaded.js';
 import { ProcessDetailService } from './modules/processes/process-detail.service.js';
 import { SqlProcessDetailStore } from './modules/processes/process-detail.store.js';
+import { PooledProcessSearchStore, PROCESS_SEARCH_HANDLER } from './modules/processes/process-search.store.js';
+import { ProcessSearchService } from './modules/processes/process-search.service.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
@@ -70,6 +75,8 @@ export interface Services {
   processes: ProcessDetailService;
   liveResponse: LiveResponseService;
   liveResponseFiles: FileTransfers;
+  processSearch: ProcessSearchService;
+  binarySearch: BinarySearchService;
   ingest: IngestPipeline;
   watchlists: WatchlistsService;
   feeds: FeedsService;
@@ -108,6 +115,10 @@ export async function createContainer(config: Config): Promise<Container> {
   );
   const alertsStore = new SqlAlertsStore(db);
   const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE));
+  const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
+    workers: config.searchWorkers,
+    handlers: { [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url, [BINARY_SEARCH_HANDLER.name]: BINARY_SEARCH_HANDLER.url },
+  });
   const ingest = new IngestPipeline(
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
     eventStore,
@@ -130,6 +141,8 @@ export async function createContainer(config: Config): Promise<Container> {
     processes: new ProcessDetailService(new SqlProcessDetailStore(db)),
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,
+    processSearch: new ProcessSearchService(new PooledProcessSearchStore(searchPool)),
+    binarySearch: new BinarySearchService(new PooledBinarySearchStore(searchPool)),
     ingest,
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
     feeds: new FeedsService(new SqlFeedsStore(db), detectionActions, {
@@ -145,6 +158,7 @@ export async function createContainer(config: Config): Promise<Container> {
     async close() {
       await ingest.flush();
       await alertChanges.close();
+      await searchPool.close();
       await eventStore.close();
       await db.close();
     },

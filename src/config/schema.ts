@@ -85,6 +85,12 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'Days a session\'s files are kept after it was created (storage_ttl).',
     }),
+    searchWorkers: Type.Integer({
+      default: 2,
+      minimum: 1,
+      maximum: 64,
+      description: 'Threads that run searches, each with its own read-only connection to the embedded store.',
+    }),
     ingestMaxEventsPerCommit: Type.Integer({
       default: 20_000,
       minimum: 1,

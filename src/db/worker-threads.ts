@@ -21,16 +21,23 @@ export interface WorkerReply {
 
 type Without<R, K extends string> = R extends unknown ? Omit<R, K> : never;
 
+/** Whether this code runs from source (tests, benchmarks, through tsx) or built. */
+const FROM_SOURCE = extname(fileURLToPath(import.meta.url)) === '.ts';
+
+/** The URL of module `<name>` beside `base` (an import.meta.url), in the form this build runs. */
+export function siblingModule(base: string, name: string): URL {
+  return new URL(`./${name}${FROM_SOURCE ? '.ts' : '.js'}`, base);
+}
+
 /**
- * Starts `./<name>.worker.ts|js` relative to `siblingUrl` (pass `import.meta.url`): .ts when run
- * from source (tests, through tsx), .js when built. Node loads a worker's entry file before tsx's
- * loader hooks are in place in that thread (privatenumber/tsx#354), so from source the entry is a
- * one-line script that registers tsx and then imports the TypeScript file.
+ * Starts the worker module `<name>.worker` beside `siblingUrl` (pass `import.meta.url`). Node
+ * loads a worker's entry file before tsx's loader hooks are in place in that thread
+ * (privatenumber/tsx#354), so from source the entry is a one-line script that registers tsx and
+ * then imports the TypeScript file.
  */
-function startSiblingWorker(siblingUrl: string, name: string, workerData: unknown): Worker {
-  const fromSource = extname(fileURLToPath(siblingUrl)) === '.ts';
-  const url = new URL(`./${name}.worker${fromSource ? '.ts' : '.js'}`, siblingUrl);
-  if (!fromSource) return new Worker(url, { workerData });
+export function startSiblingWorker(siblingUrl: string, name: string, workerData: unknown): Worker {
+  const url = siblingModule(siblingUrl, `${name}.worker`);
+  if (!FROM_SOURCE) return new Worker(url, { workerData });
   const entry = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
   return new Worker(entry, { eval: true, workerData });
 }

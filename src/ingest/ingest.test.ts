@@ -82,9 +82,9 @@ describe('event ingestion', () => {
        WHERE p.segment_row IN (?, ?) ORDER BY term`,
     ).all(first.id, second.id).map((r) => (r as { term: string }).term);
     for (const term of [
-      'domain:example.com', 'ipaddr:93.184.216.34', 'ipport:443', 'filemod:c:\\temp\\out.txt',
-      'regmod:\\registry\\machine\\system\\currentcontrolset\\services\\x', 'modload:c:\\windows\\system32\\ntdll.dll',
-      'childproc_name:whoami.exe', 'crossproc_name:lsass.exe', 'crossproc_type:process_open',
+      'domain:example.com', 'ipaddr:5db8d822', 'ipport:443', 'filemod:c:\\temp\\out.txt',
+      'regmod:registry\\machine\\system\\currentcontrolset\\services\\x', 'modload:c:\\windows\\system32\\ntdll.dll',
+      'childproc_name:whoami.exe', 'crossproc_name:lsass.exe', 'crossproc_type:processopen', 'cmdline:whoami',
     ]) {
       assert.ok(terms.includes(term), `indexed ${term}; have ${terms.join(', ')}`);
     }

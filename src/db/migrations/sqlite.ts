@@ -599,4 +599,53 @@ export const sqliteMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: 'process and binary search: segments per process and search indexes',
+    sql: `
+      -- How many segments (search documents) each process has, kept by a trigger on the writer's
+      -- own segment inserts: a search on process fields alone then counts and facets its matches
+      -- per process (a few hundred thousand rows) instead of per segment (millions). One upsert
+      -- into this narrow table per new segment, not per event.
+      CREATE TABLE process_segment_counts (
+        process_row INTEGER PRIMARY KEY,
+        segments INTEGER NOT NULL
+      );
+      INSERT INTO process_segment_counts (process_row, segments) SELECT process_id, count(*) FROM segments GROUP BY process_id;
+      -- On one line: migrate.ts splits scripts at a semicolon that ends a line.
+      CREATE TRIGGER segments_counted_per_process AFTER INSERT ON segments BEGIN INSERT INTO process_segment_counts (process_row, segments) VALUES (NEW.process_id, 1) ON CONFLICT (process_row) DO UPDATE SET segments = segments + 1; END;
+
+      -- The same count per host (the sensor, its group at execution time, host name and types as
+      -- the process recorded them, which never change afterwards): a search scoped to hosts alone
+      -- (hostname:web*, group:servers, os_type:windows, or an empty query for a user who sees some
+      -- groups only) counts its documents from these few rows.
+      CREATE TABLE host_segment_counts (
+        sensor_id INTEGER NOT NULL,
+        group_id INTEGER NOT NULL,
+        hostname TEXT NOT NULL,
+        host_type TEXT NOT NULL,
+        os_type TEXT NOT NULL,
+        segments INTEGER NOT NULL,
+        PRIMARY KEY (sensor_id, group_id, hostname, host_type, os_type)
+      ) WITHOUT ROWID;
+      INSERT INTO host_segment_counts (sensor_id, group_id, hostname, host_type, os_type, segments)
+        SELECT p.sensor_id, p.group_id, p.hostname, p.host_type, p.os_type, count(*) FROM segments s JOIN processes p ON p.id = s.process_id GROUP BY 1, 2, 3, 4, 5;
+      CREATE TRIGGER segments_counted_per_host AFTER INSERT ON segments BEGIN INSERT INTO host_segment_counts (sensor_id, group_id, hostname, host_type, os_type, segments) SELECT sensor_id, group_id, hostname, host_type, os_type, 1 FROM processes WHERE id = NEW.process_id ON CONFLICT (sensor_id, group_id, hostname, host_type, os_type) DO UPDATE SET segments = segments + 1; END;
+
+      -- Process fields searched, sorted or faceted on: one index entry per process each.
+      CREATE INDEX processes_by_username ON processes (username);
+      CREATE INDEX processes_by_parent_name ON processes (parent_name);
+      CREATE INDEX processes_by_parent_md5 ON processes (parent_md5);
+      CREATE INDEX processes_by_start ON processes (start_ms);
+      CREATE INDEX processes_by_group ON processes (group_id);
+
+      -- A process's segments by their last event: a time-restricted search on process fields
+      -- (process_name:x with cb.min_last_update) reads only the matching processes' segments in
+      -- the window, from the index alone.
+      CREATE INDEX segments_by_process_last_update ON segments (process_id, last_update_ms);
+
+      -- Binary search's default order (server_added_timestamp desc).
+      CREATE INDEX binaries_by_first_seen ON binaries (first_seen_ms);
+    `,
+  },
 ];

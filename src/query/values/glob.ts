@@ -26,7 +26,8 @@ export function canonicalGlob(pattern: string): string {
 /** A RegExp matching whole strings against the pattern (case as given). */
 export function globToRegExp(pattern: string): RegExp {
   const body = [...pattern]
-    .map((char) => (char === '*' ? '[\\s\\S]*' : char === '?' ? '[\\s\\S]' : char.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))
+    // Only syntax characters may be escaped in a `u` RegExp (`\-` is an error there).
+    .map((char) => (char === '*' ? '[\\s\\S]*' : char === '?' ? '[\\s\\S]' : char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')))
     .join('');
   return new RegExp(`^${body}$`, 'u');
 }

@@ -23,9 +23,20 @@ const MAX_V4 = TWO_32 - 1;
 const MAX_V6 = (1n << 128n) - 1n;
 const INTEGER = /^[+-]?\d{1,10}$/u;
 
+/** Four decimal octets without leading zeros (which some read as octal), as ipaddr.js's isValidFourPartDecimal. */
+const DOTTED_QUAD = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})$/u;
+
+/** Parsed by hand: the ingest path converts every connection's address. */
 export function ipv4ToInt(dotted: string): number | undefined {
-  if (!ipaddr.IPv4.isValidFourPartDecimal(dotted)) return undefined;
-  return ipaddr.IPv4.parse(dotted).octets.reduce((sum, octet) => sum * 256 + octet, 0);
+  const match = DOTTED_QUAD.exec(dotted);
+  if (!match) return undefined;
+  let value = 0;
+  for (let i = 1; i <= 4; i++) {
+    const octet = Number(match[i]);
+    if (octet > 255) return undefined;
+    value = value * 256 + octet;
+  }
+  return value;
 }
 
 export function intToIpv4(value: number): string {

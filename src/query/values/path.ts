@@ -12,7 +12,12 @@ import { normalizeKeyword } from './keyword.js';
 
 export const PATH_SEPARATOR = '\\';
 
+/** Already in normal form: lower-case ASCII, `\` separators only, none doubled, leading or trailing. */
+const NEEDS_WORK = /[/A-Z]|[^\0-\x7F]|\\\\|^\\|\\$/u;
+
 export function normalizePath(path: string, options: { registry?: boolean } = {}): string {
+  // Event paths reach the index lower-cased already; most need nothing more, and this runs per event.
+  if (!NEEDS_WORK.test(path) && !(options.registry && path.includes('controlset'))) return path;
   const segments = normalizeKeyword(path).split(/[\\/]+/u).filter(Boolean);
   return (options.registry ? segments.map((s) => (/^controlset\d{3}$/u.test(s) ? 'currentcontrolset' : s)) : segments)
     .join(PATH_SEPARATOR);

@@ -23,6 +23,7 @@ describe('glob', () => {
     assert.ok(matchesGlob('a.b', 'a?b'));
     assert.ok(!matchesGlob('aXb.exe', 'a.b*'));
     assert.ok(matchesGlob('c:\\x\\(y)', 'c:\\*\\(y)'));
+    assert.ok(matchesGlob('win-test-01', 'win-*'), 'a hyphen is an ordinary character');
     assert.equal(prefixOf('abc*'), 'abc');
     assert.equal(prefixOf('a*c'), undefined);
     assert.equal(canonicalGlob('a***b**'), 'a*b*');

@@ -1,0 +1,49 @@
+/** What the request thread and a read worker (sqlite-read.worker.ts) say to each other. */
+import type Database from 'better-sqlite3';
+
+export interface ReadJob {
+  id: number;
+  /** Which handler module runs the job (a key of ReadWorkerInit.handlers). */
+  handler: string;
+  request: unknown;
+  /** Run inside this paging snapshot (see ReadPool.run). */
+  snapshot?: { key: string; fresh: boolean } | undefined;
+}
+
+export interface ReadReply {
+  id: number;
+  result?: unknown;
+  error?: { message: string; code: string | undefined };
+}
+
+export interface ReadWorkerInit {
+  file: string;
+  /** Handler name → URL of a module exporting a ReadHandler's members. */
+  handlers: Record<string, string>;
+  snapshots: SnapshotLimits;
+}
+
+export interface SnapshotLimits {
+  /** Per worker; the least recently used is released first. */
+  max: number;
+  /** Released when unused this long. */
+  idleMs: number;
+  /** Released this long after it was taken, used or not, so the WAL can be checkpointed. */
+  maxAgeMs: number;
+}
+
+/**
+ * A module a read worker runs jobs with. `run` executes synchronously on a read-only connection
+ * that is already inside a read transaction (a consistent snapshot of the database).
+ */
+export interface ReadHandler<Request = unknown, Result = unknown> {
+  /** Called once per connection the worker opens (e.g. to register SQL functions). */
+  setup?(connection: Database.Database): void;
+  run(connection: Database.Database, request: Request): ReadResult<Result>;
+}
+
+export interface ReadResult<Result> {
+  result: Result;
+  /** Whether a client paging through this result will ask for more (a snapshot is worth keeping). */
+  more: boolean;
+}

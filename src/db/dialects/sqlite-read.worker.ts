@@ -1,0 +1,113 @@
+/**
+ * A read worker: searches run here, on read-only connections to the SQLite file, so a query of
+ * any length never stalls the request thread (house rule 6). WAL mode lets them read beside the
+ * ingest writer; every job runs in a read transaction, so its counts and rows agree.
+ *
+ * Paging snapshots: a job may name a snapshot key (a user's query, without its page). The first
+ * page takes a fresh snapshot on a connection of its own and keeps its read transaction open;
+ * later pages of the same key read that same snapshot, so pages neither repeat nor skip
+ * documents while events keep arriving. Snapshots are released when the result has no more
+ * pages, when idle, when old, or when more than `max` are open (they hold back WAL checkpoints).
+ */
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ReadHandler, ReadJob, ReadReply, ReadWorkerInit } from './sqlite-read.messages.js';
+
+const { file, handlers: handlerUrls, snapshots: limits } = workerData as ReadWorkerInit;
+const handlers = new Map<string, ReadHandler>();
+for (const [name, url] of Object.entries(handlerUrls)) handlers.set(name, (await import(url)) as ReadHandler);
+
+interface Snapshot {
+  connection: Database.Database;
+  takenMs: number;
+  usedMs: number;
+}
+
+/** Connections not holding a snapshot, kept open so their caches and prepared statements stay warm. */
+const idle: Database.Database[] = [];
+
+function open(): Database.Database {
+  const reused = idle.pop();
+  if (reused) return reused;
+  const connection = new Database(file, { readonly: true, fileMustExist: true });
+  // Pages of the database file are read through a shared mapping instead of copied into each
+  // connection's cache; the cache then mostly holds pages that are still in the WAL.
+  connection.pragma('mmap_size = 17179869184');
+  connection.pragma('cache_size = -16384');
+  for (const handler of handlers.values()) handler.setup?.(connection);
+  return connection;
+}
+
+function putBack(connection: Database.Database): void {
+  if (connection.inTransaction) connection.exec('COMMIT');
+  if (idle.length < limits.max) idle.push(connection);
+  else connection.close();
+}
+
+const snapshots = new Map<string, Snapshot>();
+const port = parentPort!;
+
+port.on('message', (job: ReadJob) => {
+  let reply: ReadReply;
+  try {
+    reply = { id: job.id, result: run(job) };
+  } catch (error) {
+    const { message, code } = error as { message?: unknown; code?: unknown };
+    reply = { id: job.id, error: { message: String(message ?? error), code: typeof code === 'string' ? code : undefined } };
+  }
+  port.postMessage(reply);
+});
+
+function run(job: ReadJob): unknown {
+  const handler = handlers.get(job.handler);
+  if (!handler) throw new Error(`no read handler ${job.handler}`);
+  const now = Date.now();
+  releaseStale(now);
+  if (!job.snapshot) {
+    const connection = open();
+    connection.exec('BEGIN');
+    try {
+      return handler.run(connection, job.request).result;
+    } finally {
+      putBack(connection);
+    }
+  }
+  const { key, fresh } = job.snapshot;
+  let snapshot = snapshots.get(key);
+  if (snapshot && fresh) release(key);
+  if (!snapshot || fresh) {
+    snapshot = { connection: open(), takenMs: now, usedMs: now };
+    snapshot.connection.exec('BEGIN');
+    snapshots.set(key, snapshot);
+    while (snapshots.size > limits.max) release(snapshots.keys().next().value!);
+  } else {
+    // Most recently used last, so the first key is the one to let go of.
+    snapshots.delete(key);
+    snapshots.set(key, snapshot);
+  }
+  snapshot.usedMs = now;
+  try {
+    const { result, more } = handler.run(snapshot.connection, job.request);
+    if (!more) release(key);
+    return result;
+  } catch (error) {
+    release(key);
+    throw error;
+  }
+}
+
+function release(key: string): void {
+  const snapshot = snapshots.get(key);
+  if (!snapshot) return;
+  snapshots.delete(key);
+  putBack(snapshot.connection);
+}
+
+function releaseStale(now: number): void {
+  for (const [key, snapshot] of snapshots) {
+    if (now - snapshot.usedMs > limits.idleMs || now - snapshot.takenMs > limits.maxAgeMs) release(key);
+  }
+}
+
+// Idle snapshots must not outlive their limits just because no job comes to notice them.
+setInterval(() => releaseStale(Date.now()), Math.min(limits.idleMs, 10_000)).unref();

@@ -1,0 +1,112 @@
+/** GET/POST /api/v1/binary over HTTP (reference core §5.2): binaries uploaded through the sensor protocol, found by their metadata. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
+import { BINARIES, buildFleet, md5Of, queryString, type Fleet, type Params } from '../../../test/support/search.js';
+import { binaryMetadata, uploadBinary } from '../../../test/support/sensors.js';
+
+const NGINX = Buffer.from('\u007fELF nginx test content');
+
+describe('binary search API', () => {
+  let test: TestApp;
+  let fleet: Fleet;
+  before(async () => {
+    test = await startTestApp();
+    fleet = await buildFleet(test);
+    const uploaded = await uploadBinary(test, fleet.linux, binaryMetadata(NGINX, { observed_filename: '/usr/sbin/nginx', is_executable_image: true }));
+    assert.equal(uploaded.statusCode, 200, uploaded.body);
+  });
+  after(() => test.close());
+
+  async function search(params: Params, token = test.adminToken) {
+    const response = await test.app.inject({ url: `/api/v1/binary?${queryString(params)}`, headers: as(token) });
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json() as { total_results: number; results: Record<string, unknown>[]; facets: Record<string, { name: string; value: number }[]>; terms: string[] };
+  }
+  const md5s = (reply: { results: Record<string, unknown>[] }) => reply.results.map((r) => r.md5 as string).sort();
+  const upper = (content: Buffer) => md5Of(content).toUpperCase();
+
+  it('answers in the real server\'s envelope with summary documents, icons left out', async () => {
+    const reply = await search({ q: `md5:${md5Of(BINARIES.cmd)}` });
+    assert.deepEqual(Object.keys(reply).sort(), ['elapsed', 'facets', 'highlights', 'results', 'start', 'terms', 'total_results']);
+    assert.equal(reply.total_results, 1);
+    const doc = reply.results[0]!;
+    assert.equal(doc.md5, upper(BINARIES.cmd));
+    assert.equal(doc.digsig_result, 'Signed');
+    assert.equal(doc.company_name, 'Microsoft Corporation');
+    assert.deepEqual(doc.observed_filename, ['c:\\windows\\system32\\cmd.exe']);
+    assert.deepEqual(doc.endpoint, [`WIN-ACCT-01|${fleet.windows.id}`]);
+    assert.equal(doc.host_count, 1);
+    assert.equal('icon' in doc, false);
+  });
+
+  it('matches binary fields by their types', async () => {
+    const cases: [string, Buffer[]][] = [
+      ['company_name:microsoft', [BINARIES.cmd, BINARIES.explorer]],
+      ['company_name:"microsoft corporation"', [BINARIES.cmd, BINARIES.explorer]],
+      ['company_name:contoso*', [BINARIES.powershell]],
+      ['digsig_result:unsigned', [BINARIES.powershell]],
+      ['-digsig_result:Signed', [BINARIES.powershell, NGINX]],
+      ['digsig_publisher:microsoft', [BINARIES.cmd, BINARIES.explorer]],
+      ['digsig_sign_time:[2024-01-01 TO 2024-12-31]', [BINARIES.cmd, BINARIES.explorer]],
+      ['is_64bit:true', [BINARIES.cmd]],
+      ['is_executable_image:true', [NGINX]],
+      ['observed_filename:system32\\cmd.exe', [BINARIES.cmd]],
+      ['observed_filename:sbin/nginx', [NGINX]],
+      ['hostname:WIN-ACCT-01', [BINARIES.cmd, BINARIES.explorer, BINARIES.powershell]],
+      ['group:servers', [NGINX]],
+      ['os_type:linux', [NGINX]],
+      ['host_count:1', [BINARIES.cmd, BINARIES.explorer, BINARIES.powershell, NGINX]],
+      ['server_added_timestamp:-1h', [BINARIES.cmd, BINARIES.explorer, BINARIES.powershell, NGINX]],
+      [`sha256:${binaryMetadata(NGINX, { observed_filename: 'x' }).sha256}`, [NGINX]],
+      ['microsoft', [BINARIES.cmd, BINARIES.explorer]],
+      ['', [BINARIES.cmd, BINARIES.explorer, BINARIES.powershell, NGINX]],
+    ];
+    for (const [q, expected] of cases) {
+      const reply = await search({ q, rows: 100 });
+      assert.deepEqual(md5s(reply), expected.map(upper).sort(), q);
+      assert.equal(reply.total_results, expected.length, q);
+    }
+  });
+
+  it('refuses process-only fields and bad queries as query syntax errors', async () => {
+    for (const q of ['cmdline:whoami', 'company_name:(x']) {
+      const response = await test.app.inject({ url: `/api/v1/binary?${queryString({ q })}`, headers: as(test.adminToken) });
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.json().reason, 'query_malformed_syntax');
+    }
+  });
+
+  it('sorts, newest first by default, and pages through every match once', async () => {
+    const all = await search({ rows: 100, sort: 'md5 asc' });
+    assert.deepEqual(all.results.map((r) => r.md5), md5s(all));
+    const paged: unknown[] = [];
+    for (let start = 0; start < all.total_results; start += 1) paged.push(...(await search({ rows: 1, start, sort: 'md5 asc' })).results.map((r) => r.md5));
+    assert.deepEqual(paged, all.results.map((r) => r.md5));
+    const newest = await search({ rows: 1 });
+    assert.equal(newest.results[0]!.md5, upper(NGINX), 'uploaded last');
+    const post = await test.app.inject({ method: 'POST', url: '/api/v1/binary', headers: as(test.adminToken), payload: { q: ['digsig_result:signed'], rows: [10] } });
+    assert.equal(post.statusCode, 200, post.body);
+    assert.equal(post.json().total_results, 2);
+  });
+
+  it('facets by the binary facets of the reference', async () => {
+    const reply = await search({ rows: 0, facet: 'true', 'facet.field': ['company_name_facet', 'digsig_result', 'observed_filename_facet', 'server_added_timestamp'] });
+    assert.deepEqual(reply.facets.company_name_facet!.map((e) => [e.name, e.value]), [['Microsoft Corporation', 2], ['Contoso Ltd', 1]]);
+    assert.deepEqual(reply.facets.digsig_result!.map((e) => [e.name, e.value]), [['Signed', 2], ['(Unknown)', 1], ['Unsigned', 1]]);
+    assert.equal(reply.facets.observed_filename_facet!.length, 4);
+    const today = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000).toISOString().replace('.000Z', 'Z');
+    assert.deepEqual(reply.facets.server_added_timestamp!.map((e) => [e.name, e.value]), [[today, 4]]);
+  });
+
+  it('shows a user only binaries seen in groups they may view, with only those sightings', async () => {
+    const team = await test.app.inject({
+      method: 'POST', url: '/api/team', headers: as(test.adminToken),
+      payload: { name: 'binary-server-watchers', group_access: [{ group_id: fleet.serversGroup, access_category: 'Viewer' }] },
+    });
+    assert.equal(team.statusCode, 200, team.body);
+    const viewer = await createUser(test, { username: 'binary-viewer', teams: [team.json().id] });
+    assert.deepEqual(md5s(await search({ rows: 100 }, viewer)), [upper(NGINX)]);
+    assert.equal((await search({ q: 'hostname:win-acct-01', rows: 100 }, viewer)).total_results, 0);
+  });
+});

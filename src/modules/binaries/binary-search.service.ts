@@ -1,0 +1,60 @@
+/**
+ * Binary search (reference core §5.2): the query over binary fields, paging, sort and facets, in
+ * the envelope of the real server. A caller who may not see every group finds only binaries seen
+ * on sensors of groups they may view, with only those sightings (as the summary route does).
+ */
+import { performance } from 'node:perf_hooks';
+import { canViewGroup, type Principal } from '../../domain/permissions.js';
+import { compileBinaryCondition } from '../../query/compile/sqlite.js';
+import { QueryError, toDomainError } from '../../query/errors.js';
+import { analyzeParams } from '../../query/params.js';
+import { facetEntry, facetParams, pageParams, pagingKey, queryTerms, sortParam } from '../../query/search-request.js';
+import type { SearchParams } from '../processes/process-search.schemas.js';
+import { binaryDocument } from './binary-search.document.js';
+import { BINARY_FACETS, BINARY_SORTS, type BinaryFacetField, type BinarySearchRequest, type BinarySortKey } from './binary-search.plan.js';
+import type { BinarySearchReply } from './binary-search.schemas.js';
+import type { BinarySearchStore } from './binary-search.store.js';
+
+const SORT_KEYS = Object.keys(BINARY_SORTS) as BinarySortKey[];
+const FACET_FIELDS = Object.keys(BINARY_FACETS) as BinaryFacetField[];
+
+export class BinarySearchService {
+  constructor(
+    private readonly store: BinarySearchStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async search(actor: Principal, params: SearchParams): Promise<BinarySearchReply> {
+    const began = performance.now();
+    const nowMs = this.now();
+    const visibleGroups = actor.globalAdmin ? null : [...actor.groupAccess.keys()].filter((group) => canViewGroup(actor, group));
+    let predicate;
+    try {
+      predicate = analyzeParams(params, { index: 'binary', now: nowMs }).predicate;
+    } catch (error) {
+      throw error instanceof QueryError ? toDomainError(error) : error;
+    }
+    const { start, rows } = pageParams(params);
+    const request: BinarySearchRequest = {
+      condition: compileBinaryCondition(predicate, { observedInGroups: visibleGroups ?? undefined }),
+      visibleGroups,
+      sort: sortParam(params, SORT_KEYS, { key: 'server_added_timestamp', descending: true }),
+      start,
+      rows,
+      facets: facetParams(params, FACET_FIELDS, FACET_FIELDS),
+      nowMs,
+    };
+    const result = await this.store.search(request, { key: pagingKey('binary', actor.userId, params), fresh: start === 0 });
+    const facets: BinarySearchReply['facets'] = {};
+    for (const [field, counts] of Object.entries(result.facets)) facets[field] = counts.map((c) => facetEntry(c.name, c.count, result.total));
+    return {
+      terms: queryTerms(params),
+      total_results: result.total,
+      highlights: [],
+      facets,
+      results: result.rows.map(binaryDocument),
+      elapsed: (performance.now() - began) / 1000,
+      start,
+    };
+  }
+}

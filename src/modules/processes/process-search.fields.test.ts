@@ -1,0 +1,123 @@
+/**
+ * What each kind of field matches (reference query language §5), end to end: processes sent
+ * through the sensor protocol, found through GET /api/v1/process. One document per process
+ * (cb.group=id) keeps the expectations to process names.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { buildFleet, BINARIES, md5Of, names, searchProcesses } from '../../../test/support/search.js';
+import { ipv4ToInt, toSignedInt32 } from '../../query/values/ip.js';
+
+const ALL = ['bash', 'cmd.exe', 'explorer.exe', 'nginx', 'powershell.exe'];
+
+/** Query → the processes it finds (sorted). */
+const CASES: readonly (readonly [string, readonly string[]])[] = [
+  // keywords: whole value, any case, wildcards
+  ['process_name:CMD.EXE', ['cmd.exe']],
+  ['process_name:power*', ['powershell.exe']],
+  ['process_name:*.exe', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  ['parent_name:explorer.exe', ['cmd.exe', 'powershell.exe']],
+  ['username:corp\\alice', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  ['username:"CORP\\ALICE"', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  ['username:www*', ['bash']],
+  ['hostname:WIN-ACCT-01', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  ['hostname:web*', ['bash', 'nginx']],
+  ['group:servers', ['bash', 'nginx']],
+  ['group:"default group"', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  ['os_type:linux', ['bash', 'nginx']],
+  ['host_type:workstation', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  // paths: the whole path or a trailing sub-path, either slash
+  ['path:system32\\cmd.exe', ['cmd.exe']],
+  ['path:c:/windows/system32/cmd.exe', ['cmd.exe']],
+  ['path:ystem32\\cmd.exe', []],
+  ['path:windows\\*', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  ['path:usr\\*\\nginx', ['nginx']],
+  ['filemod:temp\\a.ps1', ['powershell.exe']],
+  ['filemod:c:\\temp\\out.txt', ['cmd.exe']],
+  ['regmod:services\\x', ['cmd.exe']],
+  ['regmod:\\registry\\machine\\system\\controlset001\\services\\x', ['cmd.exe']],
+  ['modload:ntdll.dll', ['cmd.exe']],
+  // command lines: tokens, phrases, switches, extensions, wildcards inside tokens
+  ['cmdline:whoami', ['cmd.exe']],
+  ['cmdline:"/c whoami"', ['cmd.exe']],
+  ['cmdline:"whoami /c"', []],
+  ['cmdline:/c', ['cmd.exe']],
+  ['cmdline:-encodedcommand', ['powershell.exe']],
+  ['cmdline:*encoded*', ['powershell.exe']],
+  ['cmdline:.exe', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  ['cmdline:.e*', ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  ['cmdline:.ru', ['bash']],
+  ['cmdline:evil.example.ru', ['bash']],
+  // hashes
+  [`process_md5:${md5Of(BINARIES.cmd).toUpperCase()}`, ['cmd.exe']],
+  [`parent_md5:${md5Of(BINARIES.explorer)}`, ['cmd.exe', 'powershell.exe']],
+  [`md5:${md5Of(BINARIES.explorer)}`, ['cmd.exe', 'explorer.exe', 'powershell.exe']],
+  [`md5:${'c'.repeat(32)}`, ['cmd.exe']],
+  [`childproc_md5:${'c'.repeat(32)}`, ['cmd.exe']],
+  [`filewrite_md5:${'d'.repeat(32)}`, ['powershell.exe']],
+  // network
+  ['domain:example.com', ['cmd.exe']],
+  ['domain:microsoft.com', ['powershell.exe']],
+  ['domain:.ru', ['bash']],
+  ['domain:example.', ['cmd.exe']],
+  ['domain:example', ['bash', 'cmd.exe']],
+  ['domain:.example.', ['bash']],
+  ['ipaddr:93.184.216.34', ['cmd.exe']],
+  ['ipaddr:13.107.0.0/16', ['powershell.exe']],
+  [`ipaddr:${toSignedInt32(ipv4ToInt('185.1.2.3')!)}`, ['bash']],
+  ['ipport:443', ['cmd.exe', 'powershell.exe']],
+  ['ipport:[1 TO 100]', ['bash']],
+  // other event fields
+  ['childproc_name:whoami.exe', ['cmd.exe']],
+  ['crossproc_name:lsass.exe', ['cmd.exe']],
+  ['crossproc_type:process_open', ['cmd.exe']],
+  ['tampered:true', ['bash']],
+  // counts and times
+  ['netconn_count:1', ['bash', 'cmd.exe', 'powershell.exe']],
+  ['filemod_count:[1 TO *]', ['cmd.exe', 'powershell.exe']],
+  ['start:2026-11-20', ['bash', 'cmd.exe', 'explorer.exe', 'nginx', 'powershell.exe']],
+  ['start:[2026-11-20T09:59:00 TO 2026-11-20T10:00:00]', ['cmd.exe', 'explorer.exe']],
+  ['process_pid:4242', ['cmd.exe']],
+  // the process's binary, and its parent's
+  ['digsig_result:Unsigned', ['powershell.exe']],
+  ['company_name:microsoft', ['cmd.exe', 'explorer.exe']],
+  ['product_name:"windows operating system"', ['cmd.exe']],
+  ['product_name:"operating windows"', []],
+  ['digsig_publisher:"microsoft corporation"', ['cmd.exe', 'explorer.exe']],
+  ['is_64bit:true', ['cmd.exe']],
+  ['digsig_result_parent:signed', ['cmd.exe', 'powershell.exe']],
+  // default fields, booleans, negation
+  ['svchost.exe', []],
+  ['whoami', ['cmd.exe']],
+  ['lsass.exe', []],
+  ['nginx OR bash', ['bash', 'nginx']],
+  ['-process_name:*.exe', ['bash', 'nginx']],
+  ['process_name:*.exe -(parent_name:explorer.exe)', ['explorer.exe']],
+  ['', ALL],
+];
+
+describe('process search: what each field matches', () => {
+  let test: TestApp;
+  before(async () => {
+    test = await startTestApp();
+    await buildFleet(test);
+  });
+  after(() => test.close());
+
+  for (const [q, expected] of CASES) {
+    it(`${q || '(empty)'} → ${expected.join(', ') || 'nothing'}`, async () => {
+      const reply = await searchProcesses(test, { q, 'cb.group': 'id', rows: 100 });
+      assert.deepEqual(names(reply.results).sort(), [...expected]);
+      assert.equal(reply.total_results, expected.length);
+    });
+  }
+
+  it('ANDs cb.q.<field> and cb.fq.<field> with q, and ORs repeats of one', async () => {
+    const found = async (params: Record<string, string | string[]>) =>
+      names((await searchProcesses(test, { ...params, 'cb.group': 'id', rows: 100 })).results).sort();
+    assert.deepEqual(await found({ q: 'hostname:win-acct-01', 'cb.q.process_name': 'cmd.exe' }), ['cmd.exe']);
+    assert.deepEqual(await found({ 'cb.q.process_name': ['cmd.exe', 'nginx'] }), ['cmd.exe', 'nginx']);
+    assert.deepEqual(await found({ 'cb.fq.username': 'root', 'cb.q.os_type': 'linux' }), ['nginx']);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * What a process search asks the store for, and the sort keys and facet fields it may name. Both
+ * sides of the read pool use these: the service to validate a request, the worker to build SQL.
+ */
+import type { SqlParam } from '../../query/compile/fragment.js';
+
+export interface ProcessSearchRequest {
+  /** The compiled query (src/query/compile/sqlite.ts) over `s` (segments) and `p` (processes). */
+  condition: { sql: string; params: readonly SqlParam[]; readsSegments: boolean };
+  /** Groups whose processes the caller may see; null: all (a global administrator). */
+  visibleGroups: number[] | null;
+  sort: { key: SortKey; descending: boolean };
+  start: number;
+  rows: number;
+  /** cb.group=id: one document per process, its first segment in the sort order. */
+  grouped: boolean;
+  facets: FacetField[];
+  /** The present, for the `start` facet's last 30 days. */
+  nowMs: number;
+}
+
+export interface ProcessSearchResult {
+  /** Matching documents: segments, or processes when grouped. */
+  total: number;
+  rows: ProcessRow[];
+  facets: Partial<Record<FacetField, FacetCount[]>>;
+}
+
+export interface FacetCount {
+  name: string;
+  count: number;
+}
+
+/** A segment with its process, as the store reads it. */
+export interface ProcessRow {
+  segment_row: number;
+  segment_id: number;
+  last_update_ms: number;
+  last_server_update_ms: number;
+  filemod_count: number;
+  regmod_count: number;
+  netconn_count: number;
+  modload_count: number;
+  childproc_count: number;
+  crossproc_count: number;
+  processblock_count: number;
+  sensor_id: number;
+  pid: number;
+  start_ms: number;
+  hostname: string;
+  host_type: string;
+  os_type: string;
+  path: string;
+  process_name: string;
+  cmdline: string;
+  username: string;
+  uid: string;
+  md5: string;
+  sha256: string;
+  parent_pid: number;
+  parent_start_ms: number | null;
+  parent_name: string;
+  parent_md5: string;
+  end_ms: number | null;
+  group_name: string | null;
+  /** The sensor's addresses as "|10.1.2.3|…|" (sensors.ip_addresses). */
+  ip_addresses: string | null;
+}
+
+export interface SortSpec {
+  /** Where the key lives: per segment, or per process (then segments of a process follow by segment id). */
+  level: 'segment' | 'process';
+  column: string;
+  /** An index whose order is the key's (with the row id after it), for reading matches in order. */
+  index?: string;
+}
+
+export const SORTS = {
+  last_update: { level: 'segment', column: 's.last_update_ms', index: 'segments_by_last_update' },
+  last_server_update: { level: 'segment', column: 's.last_server_update_ms', index: 'segments_by_last_server_update' },
+  segment_id: { level: 'segment', column: 's.segment_id' },
+  start: { level: 'process', column: 'p.start_ms', index: 'processes_by_start' },
+  process_name: { level: 'process', column: 'p.process_name', index: 'processes_by_name' },
+  hostname: { level: 'process', column: 'p.hostname', index: 'processes_by_hostname' },
+  username: { level: 'process', column: 'p.username', index: 'processes_by_username' },
+  parent_name: { level: 'process', column: 'p.parent_name', index: 'processes_by_parent_name' },
+  process_md5: { level: 'process', column: 'p.md5', index: 'processes_by_md5' },
+  path: { level: 'process', column: 'p.path' },
+  process_pid: { level: 'process', column: 'p.pid' },
+  sensor_id: { level: 'process', column: 'p.sensor_id' },
+  filemod_count: { level: 'segment', column: 's.filemod_count' },
+  regmod_count: { level: 'segment', column: 's.regmod_count' },
+  netconn_count: { level: 'segment', column: 's.netconn_count' },
+  modload_count: { level: 'segment', column: 's.modload_count' },
+  childproc_count: { level: 'segment', column: 's.childproc_count' },
+  crossproc_count: { level: 'segment', column: 's.crossproc_count' },
+} as const satisfies Record<string, SortSpec>;
+
+export type SortKey = keyof typeof SORTS;
+
+export interface FacetSpec {
+  /** SQL over `p`; every facet of a process search is a process field. */
+  expr: string;
+  /** Time facets list their buckets in time order; the others by count. */
+  order: 'count' | 'name';
+  /** Only buckets whose number is at least this far before the present's (the `start` facet's 30 days). */
+  recentBuckets?: number;
+}
+
+/** Reference core §3.2's process facets, plus os_type; hour and day are UTC (the sensor's zone is unknown). */
+export const FACETS = {
+  process_md5: { expr: 'p.md5', order: 'count' },
+  hostname: { expr: 'p.hostname', order: 'count' },
+  group: { expr: 'p.group_id', order: 'count' },
+  path_full: { expr: 'p.path', order: 'count' },
+  parent_name: { expr: 'p.parent_name', order: 'count' },
+  process_name: { expr: 'p.process_name', order: 'count' },
+  host_type: { expr: 'p.host_type', order: 'count' },
+  os_type: { expr: 'p.os_type', order: 'count' },
+  username_full: { expr: 'p.username', order: 'count' },
+  hour_of_day: { expr: '(p.start_ms / 3600000) % 24', order: 'name' },
+  // 1970-01-01 was a Thursday: day 0 is Monday, as Python's weekday() counts.
+  day_of_week: { expr: '(p.start_ms / 86400000 + 3) % 7', order: 'name' },
+  start: { expr: 'p.start_ms / 86400000', order: 'name', recentBuckets: 30 },
+} as const satisfies Record<string, FacetSpec>;
+
+export type FacetField = keyof typeof FACETS;
+
+/** Entries per facet, as Carbon Black's "top 200". */
+export const FACET_LIMIT = 200;

@@ -1,0 +1,101 @@
+/** Wire shapes of process search (reference core §3.2–3.5). */
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * A search parameter as clients send it: a query-string value (repeated keys give a list), or in a
+ * POST body a JSON scalar or list (the legacy client sends `"q": ["…"]`, `"rows": 10`).
+ */
+const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+export const SearchParam = Type.Union([Scalar, Type.Array(Scalar)]);
+
+const param = (description: string) => Type.Optional(Type.Union([Scalar, Type.Array(Scalar)], { description }));
+
+/** Parameters shared by process and binary search. */
+export const COMMON_SEARCH_PARAMS = {
+  q: param('The query (docs/query-language.md); empty or absent: every document'),
+  rows: param('Page size, 0 to 10000 (default 10); 0 answers the count and facets only'),
+  start: param('Offset of the first document (default 0)'),
+  sort: param('"<field> asc|desc"'),
+  facet: param('"true" for facets'),
+  'facet.field': param('A facet to compute (repeatable)'),
+  'cb.urlver': param('Sent by every client; ignored'),
+};
+
+export const ProcessSearchParams = Type.Object({
+  ...COMMON_SEARCH_PARAMS,
+  'cb.group': param('"id": one document per process'),
+  'cb.min_last_update': param('Only segments with events at or after this time (sensor clock), e.g. 2024-05-01T00:00:00Z'),
+  'cb.max_last_update': param('Only segments whose last event is at or before this time (sensor clock)'),
+  'cb.min_last_server_update': param('As cb.min_last_update on the server\'s clock'),
+  'cb.max_last_server_update': param('As cb.max_last_update on the server\'s clock'),
+}, {
+  additionalProperties: SearchParam,
+  description: 'Also cb.q.<field>=<value> and cb.fq.<field>=<value>: terms ANDed with q; repeats of one are ORed',
+});
+export type SearchParams = Record<string, Static<typeof SearchParam> | undefined>;
+
+export const FacetEntry = Type.Object({
+  name: Type.String(),
+  value: Type.Integer({ description: 'matching documents with this value' }),
+  percent: Type.Integer({ description: 'value / total_results × 100, rounded' }),
+  ratio: Type.Number({ description: 'value / total_results × 100, to one decimal' }),
+});
+export type FacetEntry = Static<typeof FacetEntry>;
+
+export const ProcessDocument = Type.Object({
+  id: Type.String({ description: 'process GUID' }),
+  unique_id: Type.String({ description: 'GUID and segment as 12 hex digits' }),
+  segment_id: Type.Integer({ description: 'server epoch ms when the segment opened' }),
+  process_pid: Type.Integer(),
+  process_name: Type.String(),
+  path: Type.String(),
+  cmdline: Type.String(),
+  process_md5: Type.String(),
+  process_sha256: Type.String(),
+  username: Type.String(),
+  uid: Type.String(),
+  parent_id: Type.String(),
+  parent_unique_id: Type.String(),
+  parent_pid: Type.Integer({ description: '-1 when unknown' }),
+  parent_name: Type.String({ description: '(unknown) when unknown' }),
+  parent_md5: Type.String(),
+  sensor_id: Type.Integer(),
+  hostname: Type.String(),
+  group: Type.String(),
+  host_type: Type.String(),
+  os_type: Type.String(),
+  start: Type.String(),
+  last_update: Type.String(),
+  last_server_update: Type.String(),
+  terminated: Type.Boolean(),
+  comms_ip: Type.Integer({ description: 'the sensor\'s IPv4 address as a signed 32-bit integer' }),
+  interface_ip: Type.Integer(),
+  filtering_known_dlls: Type.Boolean(),
+  emet_config: Type.String(),
+  emet_count: Type.Integer(),
+  modload_count: Type.Integer(),
+  filemod_count: Type.Integer(),
+  regmod_count: Type.Integer(),
+  netconn_count: Type.Integer(),
+  childproc_count: Type.Integer(),
+  crossproc_count: Type.Integer(),
+  processblock_count: Type.Integer(),
+  watchlists: Type.Array(Type.Object({ wid: Type.String(), value: Type.String() })),
+});
+export type ProcessDocument = Static<typeof ProcessDocument>;
+
+export const ProcessSearchReply = Type.Object({
+  terms: Type.Array(Type.String(), { description: 'the query\'s terms as parsed' }),
+  results: Type.Array(ProcessDocument),
+  elapsed: Type.Number({ description: 'seconds' }),
+  comprehensive_search: Type.Boolean(),
+  all_segments: Type.Boolean(),
+  total_results: Type.Integer({ description: 'exact' }),
+  highlights: Type.Array(Type.Object({ name: Type.String(), ids: Type.Array(Type.String()) })),
+  facets: Type.Record(Type.String(), Type.Array(FacetEntry)),
+  tagged_pids: Type.Record(Type.String(), Type.Array(Type.Object({ name: Type.String(), id: Type.Integer() }))),
+  start: Type.Integer(),
+  incomplete_results: Type.Boolean(),
+  filtered: Type.Record(Type.String(), Type.Integer()),
+});
+export type ProcessSearchReply = Static<typeof ProcessSearchReply>;

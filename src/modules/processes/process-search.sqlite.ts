@@ -1,0 +1,230 @@
+/**
+ * Process search on the embedded store, run in a read worker (a ReadHandler) inside one read
+ * transaction: the exact count, one page in a total order, and facets.
+ *
+ * Counting: a query on process fields alone counts per matching process from
+ * process_segment_counts; one that reads segments counts segments. Paging: with the count known,
+ * the cheaper of two plans is taken — read matches in sort order through the sort key's index
+ * until the page is full (cheap when matches are common), or collect every match and sort it
+ * (cheap when they are rare). Every order ends in a unique tiebreaker, so pages never overlap.
+ */
+import type Database from 'better-sqlite3';
+import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
+import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
+import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
+import { FacetTally } from './process-search.tally.js';
+import {
+  FACET_LIMIT, FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult,
+  type SortSpec,
+} from './process-search.plan.js';
+
+export function setup(connection: Database.Database): void {
+  for (const [name, fn] of Object.entries(SQLITE_FUNCTIONS)) connection.function(name, { deterministic: true }, fn);
+}
+
+const tally = new FacetTally();
+
+export function run(connection: Database.Database, request: ProcessSearchRequest): ReadResult<ProcessSearchResult> {
+  return new ProcessSearch(connection, request).execute();
+}
+
+const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last_server_update_ms, s.filemod_count, s.regmod_count,
+  s.netconn_count, s.modload_count, s.childproc_count, s.crossproc_count, s.processblock_count, p.sensor_id, p.pid, p.start_ms,
+  p.hostname, p.host_type, p.os_type, p.path, p.process_name, p.cmdline, p.username, p.uid, p.md5, p.sha256, p.parent_pid,
+  p.parent_start_ms, p.parent_name, p.parent_md5, p.end_ms, g.name AS group_name, se.ip_addresses`;
+
+const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
+/** The process columns host_segment_counts repeats. */
+const HOST_COLUMNS = new Set(['sensor_id', 'group_id', 'hostname', 'host_type', 'os_type']);
+const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.process_row = p.id';
+
+class ProcessSearch {
+  private readonly where: string;
+  private readonly params: unknown[];
+  private readonly sort: SortSpec;
+  /**
+   * The condition reads no process column but the id (and the caller may see every group): it can
+   * then run on segments or on process_segment_counts alone, without reading process rows.
+   */
+  private readonly withoutProcessRows: boolean;
+  /** The condition reads only what host_segment_counts keeps per host: count documents from there. */
+  private readonly hostScoped: boolean;
+
+  constructor(private readonly db: Database.Database, private readonly request: ProcessSearchRequest) {
+    const { condition, visibleGroups } = request;
+    this.where = visibleGroups === null ? `(${condition.sql})` : `(${condition.sql}) AND p.group_id IN (SELECT value FROM json_each(?))`;
+    this.params = visibleGroups === null ? [...condition.params] : [...condition.params, JSON.stringify(visibleGroups)];
+    this.sort = SORTS[request.sort.key];
+    // The compiled text holds only the compiler's identifiers (values are parameters), so its
+    // column references can be read off it and p.id renamed safely.
+    const columns = new Set([...this.where.matchAll(/\bp\.(\w+)/gu)].map((m) => m[1]!));
+    this.withoutProcessRows = [...columns].every((column) => column === 'id');
+    this.hostScoped = !condition.readsSegments && [...columns].every((column) => HOST_COLUMNS.has(column));
+  }
+
+  /** The condition over `segments s` alone (withoutProcessRows) or joined to its process. */
+  private segmentsFrom(indexed?: string): { from: string; where: string } {
+    const segments = indexed ? `segments s INDEXED BY ${indexed}` : 'segments s';
+    return this.withoutProcessRows
+      ? { from: segments, where: this.where.replace(/\bp\.id\b/gu, 's.process_id') }
+      : { from: indexed ? `${segments} CROSS JOIN processes p ON p.id = s.process_id` : SEGMENTS_AND_PROCESSES, where: this.where };
+  }
+
+  execute(): ReadResult<ProcessSearchResult> {
+    const { request } = this;
+    if (request.visibleGroups?.length === 0) return { result: { total: 0, rows: [], facets: {} }, more: false };
+    const { documents, segments } = this.count();
+    const ids = request.rows > 0 && request.start < documents ? this.page(segments) : [];
+    const facets: ProcessSearchResult['facets'] = {};
+    for (const field of request.facets) facets[field] = this.facet(field);
+    return { result: { total: documents, rows: this.fetch(ids), facets }, more: request.start + request.rows < documents };
+  }
+
+  /** Matching documents (segments, or processes when grouped) and matching segments. */
+  private count(): { documents: number; segments: number } {
+    const { grouped, condition, visibleGroups } = this.request;
+    if (condition.sql === '1' && visibleGroups === null && !grouped) {
+      const all = this.value<number>('SELECT count(*) FROM segments');
+      return { documents: all, segments: all };
+    }
+    if (this.hostScoped && !grouped) {
+      const segments = this.values(`SELECT coalesce(sum(segments), 0) FROM host_segment_counts p WHERE ${this.where}`)[0]!;
+      return { documents: segments, segments };
+    }
+    if (!condition.readsSegments) {
+      const [processes, segments] = this.withoutProcessRows
+        ? this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM process_segment_counts c WHERE ${this.where.replace(/\bp\.id\b/gu, 'c.process_row')}`)
+        : this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM ${PROCESSES_WITH_COUNTS} WHERE ${this.where}`);
+      return { documents: grouped ? processes! : segments!, segments: segments! };
+    }
+    const { from, where } = this.segmentsFrom();
+    if (!grouped) {
+      const segments = this.values(`SELECT count(*) FROM ${from} WHERE ${where}`)[0]!;
+      return { documents: segments, segments };
+    }
+    const [processes, segments] = this.values(`SELECT count(DISTINCT s.process_id), count(*) FROM ${from} WHERE ${where}`);
+    return { documents: processes!, segments: segments! };
+  }
+
+  /** The page's segment rows, in order. */
+  private page(matches: number): number[] {
+    const { start, rows, grouped } = this.request;
+    const stored = this.value<number>('SELECT coalesce(max(id), 0) FROM segments');
+    // Rows read in index order before the page is full, against every match read and sorted.
+    const inOrder = this.sort.index !== undefined && (start + rows) * (stored / Math.max(matches, 1)) <= matches;
+    if (!grouped) {
+      const { from, where } = inOrder ? this.orderedFrom() : this.unorderedFrom();
+      return cachedStatement(this.db, `SELECT s.id FROM ${from} WHERE ${where} ORDER BY ${this.orderBy(!inOrder)} LIMIT ? OFFSET ?`)
+        .pluck().all(...this.params, rows, start) as number[];
+    }
+    if (inOrder) return this.firstPerProcess();
+    const partition = this.sort.level === 'segment' ? `${this.sort.column} ${this.direction()}, s.id ${this.direction()}` : `s.segment_id ${this.direction()}`;
+    const { from, where } = this.unorderedFrom();
+    return cachedStatement(this.db,
+      `SELECT id FROM (SELECT s.id, ${this.sortColumns()}, row_number() OVER (PARTITION BY s.process_id ORDER BY ${partition}) AS r
+       FROM ${from} WHERE ${where}) WHERE r = 1 ORDER BY ${this.outerOrder()} LIMIT ? OFFSET ?`,
+    ).pluck().all(...this.params, rows, start) as number[];
+  }
+
+  /** Grouped, read in order: each process's first segment, skipping processes already seen. */
+  private firstPerProcess(): number[] {
+    const { start, rows } = this.request;
+    const seen = new Set<number>();
+    const ids: number[] = [];
+    const { from, where } = this.orderedFrom();
+    const statement = cachedStatement(this.db, `SELECT s.id, s.process_id FROM ${from} WHERE ${where} ORDER BY ${this.orderBy(false)}`).raw();
+    for (const [id, processRow] of statement.iterate(...this.params) as Iterable<[number, number]>) {
+      if (seen.has(processRow)) continue;
+      seen.add(processRow);
+      if (seen.size > start) ids.push(id);
+      if (ids.length === rows) break;
+    }
+    return ids;
+  }
+
+  /** Matches read through the sort key's index, in the key's order. */
+  private orderedFrom(): { from: string; where: string } {
+    return this.sort.level === 'segment'
+      ? this.segmentsFrom(this.sort.index)
+      : { from: `processes p INDEXED BY ${this.sort.index} CROSS JOIN segments s ON s.process_id = p.id`, where: this.where };
+  }
+
+  /** Matches collected in whatever order SQLite finds them best, to be sorted. */
+  private unorderedFrom(): { from: string; where: string } {
+    return this.sort.level === 'segment' ? this.segmentsFrom() : { from: SEGMENTS_AND_PROCESSES, where: this.where };
+  }
+
+  private direction(): string {
+    return this.request.sort.descending ? 'DESC' : 'ASC';
+  }
+
+  /** The total order; `unindexed` keeps SQLite from walking an index for it (the sort plan). */
+  private orderBy(unindexed: boolean): string {
+    const dir = this.direction();
+    const key = `${unindexed ? '+' : ''}${this.sort.column} ${dir}`;
+    return this.sort.level === 'segment' ? `${key}, s.id ${dir}` : `${key}, p.id ${dir}, s.segment_id ${dir}`;
+  }
+
+  /** The grouped sort plan's inner columns and outer order (same total order as orderBy). */
+  private sortColumns(): string {
+    return this.sort.level === 'segment' ? `${this.sort.column} AS k` : `${this.sort.column} AS k, p.id AS pk`;
+  }
+
+  private outerOrder(): string {
+    const dir = this.direction();
+    return this.sort.level === 'segment' ? `k ${dir}, id ${dir}` : `k ${dir}, pk ${dir}`;
+  }
+
+  private fetch(ids: readonly number[]): ProcessRow[] {
+    if (ids.length === 0) return [];
+    const rows = cachedStatement(this.db, 
+      `SELECT ${ROW_COLUMNS} FROM ${SEGMENTS_AND_PROCESSES} LEFT JOIN sensor_groups g ON g.id = p.group_id
+       LEFT JOIN sensors se ON se.id = p.sensor_id WHERE s.id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(ids)) as ProcessRow[];
+    const byRow = new Map(rows.map((row) => [row.segment_row, row]));
+    return ids.map((id) => byRow.get(id)!);
+  }
+
+  private facet(field: FacetField): FacetCount[] {
+    const { condition, grouped, visibleGroups } = this.request;
+    const spec: { expr: string; order: string; recentBuckets?: number } = FACETS[field];
+    const tallied = condition.sql === '1' && !grouped ? tally.read(this.db, field, visibleGroups) : undefined;
+    let counts: [string | number, number][];
+    if (tallied) {
+      counts = [...tallied];
+    } else {
+      const [from, n] = condition.readsSegments
+        ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
+        : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)'];
+      counts = cachedStatement(this.db, `SELECT ${spec.expr} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`)
+        .raw().all(...this.params) as [string | number, number][];
+    }
+    if (spec.recentBuckets !== undefined) {
+      const today = Math.floor(this.request.nowMs / 86_400_000);
+      counts = counts.filter(([day]) => Number(day) > today - spec.recentBuckets! && Number(day) <= today);
+    }
+    counts = counts.filter(([, n]) => n > 0);
+    if (spec.order === 'name') counts.sort((a, b) => Number(a[0]) - Number(b[0]));
+    else counts.sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])));
+    const names = field === 'group' ? this.groupNames() : undefined;
+    return counts.slice(0, FACET_LIMIT).map(([name, count]) => ({ name: facetName(field, name, names), count }));
+  }
+
+  private groupNames(): Map<number, string> {
+    return new Map(cachedStatement(this.db, 'SELECT id, name FROM sensor_groups').raw().all() as [number, string][]);
+  }
+
+  private value<T>(sql: string): T {
+    return cachedStatement(this.db, sql).pluck().get() as T;
+  }
+
+  private values(sql: string): number[] {
+    return cachedStatement(this.db, sql).raw().get(...this.params) as number[];
+  }
+}
+
+function facetName(field: FacetField, value: string | number, groups: Map<number, string> | undefined): string {
+  if (groups) return groups.get(Number(value)) ?? String(value);
+  if (field === 'start') return new Date(Number(value) * 86_400_000).toISOString().replace('.000Z', 'Z');
+  return String(value);
+}

@@ -1,0 +1,111 @@
+/**
+ * Facets over every document (an empty query, the console's opening view), kept up to date in a
+ * read worker instead of recounted per request: per facet field, segments counted by (group,
+ * value), advanced to each request's snapshot by reading only the segments written since.
+ *
+ * Exactness rests on two facts of the embedded store: segment row ids grow with every commit
+ * and segments are never deleted, so a snapshot holds exactly the rows up to its largest id; and
+ * a process's fields, once its start event has filled them, never change. A process seen before
+ * its start event (no name yet) is "deferred": its segments are left out of the tally and counted
+ * from process_segment_counts at each request until it has a name, and then moved in whole.
+ */
+import type Database from 'better-sqlite3';
+import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
+import { FACETS, type FacetField } from './process-search.plan.js';
+
+/** Past this many nameless processes the tally stops paying for itself; requests fall back to SQL. */
+const MAX_DEFERRED = 10_000;
+
+type Counts = Map<number, Map<string | number, number>>;
+
+function add(counts: Counts, group: number, value: string | number, n: number): void {
+  let values = counts.get(group);
+  if (!values) counts.set(group, (values = new Map()));
+  values.set(value, (values.get(value) ?? 0) + n);
+}
+
+class FieldTally {
+  private counts: Counts = new Map();
+  private deferred = new Set<number>();
+  private lastRow = -1;
+
+  constructor(private readonly expr: string) {}
+
+  /** Counts by value over the visible groups at the connection's snapshot, or undefined when it cannot say. */
+  read(connection: Database.Database, maxRow: number, groups: readonly number[] | null): Map<string | number, number> | undefined {
+    if (maxRow < this.lastRow) return undefined;
+    if (this.lastRow < 0) this.build(connection, maxRow);
+    else if (maxRow > this.lastRow) this.advance(connection, maxRow);
+    if (this.deferred.size > MAX_DEFERRED) {
+      this.lastRow = -1;
+      return undefined;
+    }
+    const stillDeferred = this.deferredRows(connection);
+    const result = new Map<string | number, number>();
+    const visible = (group: number) => groups === null || groups.includes(group);
+    for (const [group, values] of this.counts) {
+      if (visible(group)) for (const [value, n] of values) result.set(value, (result.get(value) ?? 0) + n);
+    }
+    for (const row of stillDeferred) {
+      if (visible(row.g)) result.set(row.v, (result.get(row.v) ?? 0) + row.n);
+    }
+    return result;
+  }
+
+  private build(connection: Database.Database, maxRow: number): void {
+    this.counts = new Map();
+    const rows = cachedStatement(connection, 
+      `SELECT p.group_id AS g, ${this.expr} AS v, sum(c.segments) AS n FROM processes p
+       JOIN process_segment_counts c ON c.process_row = p.id WHERE p.process_name <> '' GROUP BY 1, 2`,
+    ).all() as { g: number; v: string | number; n: number }[];
+    for (const row of rows) add(this.counts, row.g, row.v, row.n);
+    this.deferred = new Set(cachedStatement(connection, "SELECT id FROM processes WHERE process_name = ''").pluck().all() as number[]);
+    this.lastRow = maxRow;
+  }
+
+  private advance(connection: Database.Database, maxRow: number): void {
+    const deferred = JSON.stringify([...this.deferred]);
+    const rows = cachedStatement(connection, 
+      `SELECT p.group_id AS g, ${this.expr} AS v, count(*) AS n FROM segments s JOIN processes p ON p.id = s.process_id
+       WHERE s.id > ? AND s.id <= ? AND p.process_name <> '' AND p.id NOT IN (SELECT value FROM json_each(?)) GROUP BY 1, 2`,
+    ).all(this.lastRow, maxRow, deferred) as { g: number; v: string | number; n: number }[];
+    for (const row of rows) add(this.counts, row.g, row.v, row.n);
+    const nameless = cachedStatement(connection, 
+      `SELECT DISTINCT p.id FROM segments s JOIN processes p ON p.id = s.process_id
+       WHERE s.id > ? AND s.id <= ? AND p.process_name = ''`,
+    ).pluck().all(this.lastRow, maxRow) as number[];
+    for (const id of nameless) this.deferred.add(id);
+    this.lastRow = maxRow;
+  }
+
+  /** The deferred processes' counts; those that have a name by now join the tally for good. */
+  private deferredRows(connection: Database.Database): { g: number; v: string | number; n: number }[] {
+    if (this.deferred.size === 0) return [];
+    const rows = cachedStatement(connection, 
+      `SELECT p.id, p.process_name <> '' AS named, p.group_id AS g, ${this.expr} AS v, c.segments AS n FROM processes p
+       JOIN process_segment_counts c ON c.process_row = p.id WHERE p.id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify([...this.deferred])) as { id: number; named: number; g: number; v: string | number; n: number }[];
+    const still = [];
+    for (const row of rows) {
+      if (row.named) {
+        add(this.counts, row.g, row.v, row.n);
+        this.deferred.delete(row.id);
+      } else {
+        still.push(row);
+      }
+    }
+    return still;
+  }
+}
+
+/** One worker's tallies, by facet field. */
+export class FacetTally {
+  private readonly fields = new Map<FacetField, FieldTally>();
+
+  read(connection: Database.Database, field: FacetField, groups: readonly number[] | null): Map<string | number, number> | undefined {
+    let tally = this.fields.get(field);
+    if (!tally) this.fields.set(field, (tally = new FieldTally(FACETS[field].expr)));
+    const maxRow = (cachedStatement(connection, 'SELECT coalesce(max(id), 0) FROM segments').pluck().get() as number);
+    return tally.read(connection, maxRow, groups);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The SQLite compiler: golden cases and values only as parameters. That the SQL runs on the real
+ * schema is checked by process-search.sqlite.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { analyzeParams } from '../params.js';
+import { compileBinaryCondition, compileProcessCondition } from './sqlite.js';
+import { COMPILED } from './sqlite.golden.js';
+import { inlineParams } from './sqlite.test-support.js';
+
+const now = Date.UTC(2024, 4, 1, 12);
+
+function compile(q: string, index: 'process' | 'binary' = 'process') {
+  const { predicate } = analyzeParams({ q }, { index, now });
+  return index === 'binary' ? compileBinaryCondition(predicate) : compileProcessCondition(predicate);
+}
+
+describe('SQLite compilation golden cases', () => {
+  for (const [query, expected, index] of COMPILED) {
+    it(`${index ?? 'process'}: ${query}`, () => assert.equal(inlineParams(compile(query, index)), expected));
+  }
+
+  it('says whether a condition reads segments, so counts can go per process otherwise', () => {
+    assert.equal(compile('process_name:a.exe hostname:web*').readsSegments, false);
+    assert.equal(compile('process_name:a.exe domain:example.com').readsSegments, true);
+    assert.equal(compile('netconn_count:[1 TO *]').readsSegments, true);
+  });
+
+  it('limits where-seen binary fields to the observations of the given groups', () => {
+    const { predicate } = analyzeParams({ q: 'hostname:web-01' }, { index: 'binary', now });
+    assert.match(inlineParams(compileBinaryCondition(predicate, { observedInGroups: [2, 3] })),
+      /WHERE o\.md5 = b\.md5 AND o\.sensor_id IN \(SELECT id FROM sensors WHERE group_id IN \(2, 3\)\) AND vigil_keyword/u);
+  });
+});
+
+describe('user values reach SQL only as parameters', () => {
+  const word = fc.string({ minLength: 3, maxLength: 12 }).filter((v) => !/["\\\s*?]/u.test(v));
+  for (const field of ['process_name', 'username', 'hostname', 'cmdline', 'filemod', 'domain', 'childproc_name', 'company_name']) {
+    it(`${field}: no value appears in the SQL text`, () => {
+      const index = field === 'company_name' ? 'binary' : 'process';
+      const reference = compile(`${field}:"abc"`, index).sql.toLowerCase();
+      fc.assert(fc.property(word, (value) => {
+        fc.pre(!reference.includes(value.toLowerCase()));
+        let sql: string;
+        try {
+          sql = compile(`${field}:"${value}"`, index).sql;
+        } catch {
+          return true; // a value the field cannot hold is a 400, not SQL
+        }
+        return !sql.toLowerCase().includes(value.toLowerCase());
+      }));
+    });
+  }
+});
