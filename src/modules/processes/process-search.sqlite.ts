@@ -83,9 +83,11 @@ class ProcessSearch {
   /** Matching documents (segments, or processes when grouped) and matching segments. */
   private count(): { documents: number; segments: number } {
     const { grouped, condition, visibleGroups } = this.request;
-    if (condition.sql === '1' && visibleGroups === null && !grouped) {
-      const all = this.value<number>('SELECT count(*) FROM segments');
-      return { documents: all, segments: all };
+    if (condition.postingTerms && visibleGroups === null && !grouped) {
+      // Postings are unique per (term, segment); a segment posted under several terms counts once.
+      const segments = cachedStatement(this.db, `SELECT count(DISTINCT segment_row) FROM event_postings WHERE term_id IN (${condition.postingTerms.sql})`)
+        .pluck().get(...condition.postingTerms.params) as number;
+      return { documents: segments, segments };
     }
     if (this.hostScoped && !grouped) {
       const segments = this.values(`SELECT coalesce(sum(segments), 0) FROM host_segment_counts p WHERE ${this.where}`)[0]!;

@@ -30,11 +30,19 @@ export interface CompiledCondition {
   readonly params: readonly SqlParam[];
   /** Whether the condition reads `s` (so per-process shortcuts do not apply). */
   readonly readsSegments: boolean;
+  /**
+   * Set when the whole condition is "the segments with a posting of one of these terms" (one
+   * event field): the query selecting the term ids, so matches can be counted from the postings.
+   */
+  readonly postingTerms?: { readonly sql: string; readonly params: readonly SqlParam[] };
 }
 
 export function compileProcessCondition(predicate: Predicate): CompiledCondition {
   const compiler = new ProcessCompiler();
-  return finish(compiler.condition(predicate), compiler.readsSegments);
+  const fragment = compiler.condition(predicate);
+  const compiled = finish(fragment, compiler.readsSegments);
+  const lookup = compiler.lastLookup;
+  return lookup && lookup.fragment === fragment ? { ...compiled, postingTerms: { sql: lookup.terms.text, params: lookup.terms.params } } : compiled;
 }
 
 export function compileBinaryCondition(predicate: Predicate, scope: BinaryScope = {}): CompiledCondition {
@@ -111,9 +119,15 @@ class ProcessCompiler extends Compiler {
     }
   }
 
+  /** The last postings lookup compiled, so a condition that is nothing else can say so. */
+  lastLookup: { fragment: Fragment; terms: Fragment } | undefined;
+
   private segmentsWithTerm(fields: readonly string[], match: Fragment | undefined): Fragment {
     this.readsSegments = true;
-    return sql`s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (${termIds(fields, match)}))`;
+    const terms = termIds(fields, match);
+    const fragment = sql`s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (${terms}))`;
+    this.lastLookup = { fragment, terms };
+    return fragment;
   }
 
   private eventField(field: string, match: Match): Fragment {
