@@ -36,6 +36,8 @@ const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last
 const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
 /** The process columns host_segment_counts repeats. */
 const HOST_COLUMNS = new Set(['sensor_id', 'group_id', 'hostname', 'host_type', 'os_type']);
+/** Facets of those columns, which host_segment_counts answers for a host-scoped query. */
+const HOST_FACETS = new Set<FacetField>(['hostname', 'group', 'host_type', 'os_type']);
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.process_row = p.id';
 
 class ProcessSearch {
@@ -190,10 +192,13 @@ class ProcessSearch {
   private facet(field: FacetField): FacetCount[] {
     const { condition, grouped, visibleGroups } = this.request;
     const spec: { expr: string; order: string; recentBuckets?: number } = FACETS[field];
-    const tallied = condition.sql === '1' && !grouped ? tally.read(this.db, field, visibleGroups) : undefined;
     let counts: [string | number, number][];
+    const tallied = condition.sql === '1' && !grouped && !HOST_FACETS.has(field) ? tally.read(this.db, field, visibleGroups) : undefined;
     if (tallied) {
       counts = [...tallied];
+    } else if (this.hostScoped && !grouped && HOST_FACETS.has(field)) {
+      counts = cachedStatement(this.db, `SELECT ${spec.expr} AS name, sum(segments) AS n FROM host_segment_counts p WHERE ${this.where} GROUP BY 1`)
+        .raw().all(...this.params) as [string | number, number][];
     } else {
       const [from, n] = condition.readsSegments
         ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
