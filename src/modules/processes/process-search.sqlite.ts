@@ -39,16 +39,18 @@ const HOST_COLUMNS = new Set(['sensor_id', 'group_id', 'hostname', 'host_type', 
 /** Facets of those columns, which host_segment_counts answers for a host-scoped query. */
 const HOST_FACETS = new Set<FacetField>(['hostname', 'group', 'host_type', 'os_type']);
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.process_row = p.id';
+/** Up to this many matching processes are listed once and their segments read directly after. */
+const MAX_LISTED = 25_000;
 
 class ProcessSearch {
-  private readonly where: string;
-  private readonly params: unknown[];
+  private where: string;
+  private params: unknown[];
   private readonly sort: SortSpec;
   /**
    * The condition reads no process column but the id (and the caller may see every group): it can
    * then run on segments or on process_segment_counts alone, without reading process rows.
    */
-  private readonly withoutProcessRows: boolean;
+  private withoutProcessRows: boolean;
   /** The condition reads only what host_segment_counts keeps per host: count documents from there. */
   private readonly hostScoped: boolean;
 
@@ -96,9 +98,20 @@ class ProcessSearch {
       return { documents: segments, segments };
     }
     if (!condition.readsSegments) {
-      const [processes, segments] = this.withoutProcessRows
-        ? this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM process_segment_counts c WHERE ${this.where.replace(/\bp\.id\b/gu, 'c.process_row')}`)
-        : this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM ${PROCESSES_WITH_COUNTS} WHERE ${this.where}`);
+      const from = this.withoutProcessRows
+        ? `process_segment_counts c WHERE ${this.where.replace(/\bp\.id\b/gu, 'c.process_row')}`
+        : `${PROCESSES_WITH_COUNTS} WHERE ${this.where}`;
+      const listed = cachedStatement(this.db, `SELECT c.process_row, c.segments FROM ${from} LIMIT ${MAX_LISTED + 1}`)
+        .raw().all(...this.params) as [number, number][];
+      if (listed.length <= MAX_LISTED) {
+        // The page and the facets read these processes' segments instead of evaluating the query again.
+        this.where = 'p.id IN (SELECT value FROM json_each(?))';
+        this.params = [JSON.stringify(listed.map(([id]) => id))];
+        this.withoutProcessRows = true;
+        const segments = listed.reduce((sum, [, n]) => sum + n, 0);
+        return { documents: grouped ? listed.length : segments, segments };
+      }
+      const [processes, segments] = this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM ${from}`);
       return { documents: grouped ? processes! : segments!, segments: segments! };
     }
     const { from, where } = this.segmentsFrom();
