@@ -101,15 +101,16 @@ class ProcessSearch {
       const from = this.withoutProcessRows
         ? `process_segment_counts c WHERE ${this.where.replace(/\bp\.id\b/gu, 'c.process_row')}`
         : `${PROCESSES_WITH_COUNTS} WHERE ${this.where}`;
-      const listed = cachedStatement(this.db, `SELECT c.process_row, c.segments FROM ${from} LIMIT ${MAX_LISTED + 1}`)
-        .raw().all(...this.params) as [number, number][];
-      if (listed.length <= MAX_LISTED) {
+      // The list travels as one JSON text, built by SQLite: cheaper than a row per process.
+      const [listedProcesses, listedSegments, list] = cachedStatement(this.db,
+        `SELECT count(*), coalesce(sum(segments), 0), json_group_array(process_row) FROM (SELECT c.process_row, c.segments FROM ${from} LIMIT ${MAX_LISTED + 1})`,
+      ).raw().get(...this.params) as [number, number, string];
+      if (listedProcesses <= MAX_LISTED) {
         // The page and the facets read these processes' segments instead of evaluating the query again.
         this.where = 'p.id IN (SELECT value FROM json_each(?))';
-        this.params = [JSON.stringify(listed.map(([id]) => id))];
+        this.params = [list];
         this.withoutProcessRows = true;
-        const segments = listed.reduce((sum, [, n]) => sum + n, 0);
-        return { documents: grouped ? listed.length : segments, segments };
+        return { documents: grouped ? listedProcesses : listedSegments, segments: listedSegments };
       }
       const [processes, segments] = this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM ${from}`);
       return { documents: grouped ? processes! : segments!, segments: segments! };
