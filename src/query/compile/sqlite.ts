@@ -246,12 +246,18 @@ function domainValue(match: Extract<Match, { kind: 'domain' }>): Fragment {
   return patterns.length === 1 ? patterns[0]! : sql`(${joinFragments(patterns, ' OR ')})`;
 }
 
-/** A mixed-case column matched Unicode-insensitively on its distinct values, read through its index. */
+/**
+ * A mixed-case column matched Unicode-insensitively on its distinct values, read through its index.
+ * A user name is then a set of process ids, also read from that index, so that checking it beside
+ * another condition reads no process row (hostnames stay a column condition: the per-host counts
+ * read them).
+ */
 function distinctKeyword(column: string, name: string, match: Match): Fragment {
   if (match.kind === 'exists') return sql`${raw(column)} <> ''`;
   const distinct = `WITH RECURSIVE d(v) AS (SELECT min(${name}) FROM processes UNION ALL `
     + `SELECT (SELECT min(${name}) FROM processes WHERE ${name} > d.v) FROM d WHERE d.v IS NOT NULL)`;
-  return sql`${raw(column)} IN (${raw(distinct)} SELECT v FROM d WHERE v IS NOT NULL AND ${keywordFunction('v', match)})`;
+  const values = sql`${raw(distinct)} SELECT v FROM d WHERE v IS NOT NULL AND ${keywordFunction('v', match)}`;
+  return name === 'username' ? sql`p.id IN (SELECT id FROM processes WHERE ${raw(name)} IN (${values}))` : sql`${raw(column)} IN (${values})`;
 }
 
 /** Enum columns store the sensor's spelling (`domain_controller`); the query has the canonical one. */
