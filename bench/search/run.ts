@@ -154,7 +154,6 @@ const probing = (async () => {
 await sleep(2_000); // ingest under way before the timings start
 
 const samples = new Map<string, number[]>(QUERIES.map((q) => [q.name, []]));
-if (process.env.BENCH_IDLE_SECONDS) await sleep(Number(process.env.BENCH_IDLE_SECONDS) * 1000);
 for (let i = 0; i < Number(values.iterations); i++) {
   for (const query of QUERIES) samples.get(query.name)!.push((await timed(queryPath(query.params))).ms);
 }
