@@ -23,6 +23,33 @@ import { normalizePath } from '../query/values/path.js';
 import type { SensorEvent } from './event.schemas.js';
 import { baseName } from './normalize.js';
 
+/**
+ * Recently computed normal forms. Sensors repeat the same module paths, written files, command
+ * lines and addresses all day, and normalizing costs more than a lookup, so each distinct raw
+ * value is normalized once while it stays among the recent ones.
+ */
+class Recent<T> {
+  private values = new Map<string, T>();
+
+  constructor(private readonly compute: (raw: string) => T) {}
+
+  get(raw: string): T {
+    let value = this.values.get(raw);
+    if (value === undefined) {
+      if (this.values.size >= RECENT_VALUES) this.values = new Map();
+      value = this.compute(raw);
+      this.values.set(raw, value);
+    }
+    return value;
+  }
+}
+
+const RECENT_VALUES = 50_000;
+const paths = new Recent((path) => normalizePath(path));
+const registryPaths = new Recent((path) => normalizePath(path, { registry: true }));
+const commandLines = new Recent((cmdline) => [...cmdlineWords(cmdline)]);
+const addresses = new Recent((ip) => addressTerm(ip) ?? null);
+
 /** Receives one (field, value) term of an event. */
 export type TermSink = (field: string, value: string) => void;
 
@@ -30,17 +57,17 @@ export function eventTerms(event: SensorEvent, add: TermSink): void {
   if ('tamper' in event && event.tamper === true) add('tampered', 'true');
   switch (event.type) {
     case 'process_start':
-      if (event.cmdline) for (const word of cmdlineWords(event.cmdline)) add('cmdline', word);
+      if (event.cmdline) for (const word of commandLines.get(event.cmdline)) add('cmdline', word);
       return;
     case 'filemod':
-      add('filemod', normalizePath(event.path));
+      add('filemod', paths.get(event.path));
       if (event.md5) add('filewrite_md5', event.md5);
       return;
     case 'regmod':
-      add('regmod', normalizePath(event.path, { registry: true }));
+      add('regmod', registryPaths.get(event.path));
       return;
     case 'modload':
-      add('modload', normalizePath(event.path));
+      add('modload', paths.get(event.path));
       add('modload_md5', event.md5);
       return;
     case 'netconn':
@@ -76,7 +103,7 @@ export function addressTerm(ip: string): { field: 'ipaddr' | 'ipv6addr'; value: 
 }
 
 function addAddress(ip: string, add: TermSink): void {
-  const term = addressTerm(ip);
+  const term = addresses.get(ip);
   if (term) add(term.field, term.value);
 }
 

@@ -21,7 +21,7 @@ describe('SQLite read pool', () => {
   before(async () => {
     db = SqliteDatabase.open(file);
     await db.exec('CREATE TABLE t (x INTEGER)');
-    pool = new SqliteReadPool(file, { workers: 2, handlers: { count: HANDLER }, snapshots: { max: 2, idleMs: 300, maxAgeMs: 60_000 } });
+    pool = new SqliteReadPool(file, { workers: 2, handlers: { count: HANDLER }, snapshots: { max: 2, idleMs: 300, firstPageMs: 300, maxAgeMs: 60_000 } });
   });
   after(async () => {
     await pool.close();

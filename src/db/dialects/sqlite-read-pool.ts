@@ -20,7 +20,7 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-const DEFAULT_SNAPSHOTS: SnapshotLimits = { max: 8, idleMs: 60_000, maxAgeMs: 600_000 };
+const DEFAULT_SNAPSHOTS: SnapshotLimits = { max: 8, idleMs: 60_000, firstPageMs: 10_000, maxAgeMs: 300_000 };
 
 export class SqliteReadPool {
   private readonly workers: Worker[];

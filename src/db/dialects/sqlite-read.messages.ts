@@ -28,6 +28,8 @@ export interface SnapshotLimits {
   max: number;
   /** Released when unused this long. */
   idleMs: number;
+  /** A snapshot no second page has used yet is released after this long. */
+  firstPageMs: number;
   /** Released this long after it was taken, used or not, so the WAL can be checkpointed. */
   maxAgeMs: number;
 }

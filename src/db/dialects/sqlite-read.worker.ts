@@ -7,7 +7,9 @@
  * page takes a fresh snapshot on a connection of its own and keeps its read transaction open;
  * later pages of the same key read that same snapshot, so pages neither repeat nor skip
  * documents while events keep arriving. Snapshots are released when the result has no more
- * pages, when idle, when old, or when more than `max` are open (they hold back WAL checkpoints).
+ * pages, when idle, when old, or when more than `max` are open: an open read transaction holds
+ * back WAL checkpoints, and a growing WAL slows every read. A first page's snapshot that no second
+ * page comes for is released soonest (a client that pages asks for the next page at once).
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -21,6 +23,8 @@ interface Snapshot {
   connection: Database.Database;
   takenMs: number;
   usedMs: number;
+  /** Whether a later page has used it: until then it is kept only for limits.firstPageMs. */
+  paged: boolean;
 }
 
 /** Connections not holding a snapshot, kept open so their caches and prepared statements stay warm. */
@@ -40,7 +44,7 @@ function open(): Database.Database {
 
 function putBack(connection: Database.Database): void {
   if (connection.inTransaction) connection.exec('COMMIT');
-  if (idle.length < limits.max) idle.push(connection);
+  if (idle.length <= limits.max) idle.push(connection);
   else connection.close();
 }
 
@@ -76,7 +80,7 @@ function run(job: ReadJob): unknown {
   let snapshot = snapshots.get(key);
   if (snapshot && fresh) release(key);
   if (!snapshot || fresh) {
-    snapshot = { connection: open(), takenMs: now, usedMs: now };
+    snapshot = { connection: open(), takenMs: now, usedMs: now, paged: false };
     snapshot.connection.exec('BEGIN');
     snapshots.set(key, snapshot);
     while (snapshots.size > limits.max) release(snapshots.keys().next().value!);
@@ -84,6 +88,7 @@ function run(job: ReadJob): unknown {
     // Most recently used last, so the first key is the one to let go of.
     snapshots.delete(key);
     snapshots.set(key, snapshot);
+    snapshot.paged = true;
   }
   snapshot.usedMs = now;
   try {
@@ -105,9 +110,10 @@ function release(key: string): void {
 
 function releaseStale(now: number): void {
   for (const [key, snapshot] of snapshots) {
-    if (now - snapshot.usedMs > limits.idleMs || now - snapshot.takenMs > limits.maxAgeMs) release(key);
+    const idleLimit = snapshot.paged ? limits.idleMs : limits.firstPageMs;
+    if (now - snapshot.usedMs > idleLimit || now - snapshot.takenMs > limits.maxAgeMs) release(key);
   }
 }
 
 // Idle snapshots must not outlive their limits just because no job comes to notice them.
-setInterval(() => releaseStale(Date.now()), Math.min(limits.idleMs, 10_000)).unref();
+setInterval(() => releaseStale(Date.now()), Math.min(limits.firstPageMs, limits.idleMs, 10_000)).unref();

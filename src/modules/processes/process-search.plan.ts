@@ -6,7 +6,13 @@ import type { SqlParam } from '../../query/compile/fragment.js';
 
 export interface ProcessSearchRequest {
   /** The compiled query (src/query/compile/sqlite.ts) over `s` (segments) and `p` (processes). */
-  condition: { sql: string; params: readonly SqlParam[]; readsSegments: boolean };
+  condition: {
+    sql: string;
+    params: readonly SqlParam[];
+    readsSegments: boolean;
+    /** The whole condition is the segments posted under these terms (CompiledCondition.postingTerms). */
+    postingTerms?: { sql: string; params: readonly SqlParam[] };
+  };
   /** Groups whose processes the caller may see; null: all (a global administrator). */
   visibleGroups: number[] | null;
   sort: { key: SortKey; descending: boolean };

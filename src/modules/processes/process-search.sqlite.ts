@@ -36,17 +36,21 @@ const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last
 const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
 /** The process columns host_segment_counts repeats. */
 const HOST_COLUMNS = new Set(['sensor_id', 'group_id', 'hostname', 'host_type', 'os_type']);
+/** Facets of those columns, which host_segment_counts answers for a host-scoped query. */
+const HOST_FACETS = new Set<FacetField>(['hostname', 'group', 'host_type', 'os_type']);
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.process_row = p.id';
+/** Up to this many matching processes are listed once and their segments read directly after. */
+const MAX_LISTED = 25_000;
 
 class ProcessSearch {
-  private readonly where: string;
-  private readonly params: unknown[];
+  private where: string;
+  private params: unknown[];
   private readonly sort: SortSpec;
   /**
    * The condition reads no process column but the id (and the caller may see every group): it can
    * then run on segments or on process_segment_counts alone, without reading process rows.
    */
-  private readonly withoutProcessRows: boolean;
+  private withoutProcessRows: boolean;
   /** The condition reads only what host_segment_counts keeps per host: count documents from there. */
   private readonly hostScoped: boolean;
 
@@ -83,18 +87,32 @@ class ProcessSearch {
   /** Matching documents (segments, or processes when grouped) and matching segments. */
   private count(): { documents: number; segments: number } {
     const { grouped, condition, visibleGroups } = this.request;
-    if (condition.sql === '1' && visibleGroups === null && !grouped) {
-      const all = this.value<number>('SELECT count(*) FROM segments');
-      return { documents: all, segments: all };
+    if (condition.postingTerms && visibleGroups === null && !grouped) {
+      // Postings are unique per (term, segment); a segment posted under several terms counts once.
+      const segments = cachedStatement(this.db, `SELECT count(DISTINCT segment_row) FROM event_postings WHERE term_id IN (${condition.postingTerms.sql})`)
+        .pluck().get(...condition.postingTerms.params) as number;
+      return { documents: segments, segments };
     }
     if (this.hostScoped && !grouped) {
       const segments = this.values(`SELECT coalesce(sum(segments), 0) FROM host_segment_counts p WHERE ${this.where}`)[0]!;
       return { documents: segments, segments };
     }
     if (!condition.readsSegments) {
-      const [processes, segments] = this.withoutProcessRows
-        ? this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM process_segment_counts c WHERE ${this.where.replace(/\bp\.id\b/gu, 'c.process_row')}`)
-        : this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM ${PROCESSES_WITH_COUNTS} WHERE ${this.where}`);
+      const from = this.withoutProcessRows
+        ? `process_segment_counts c WHERE ${this.where.replace(/\bp\.id\b/gu, 'c.process_row')}`
+        : `${PROCESSES_WITH_COUNTS} WHERE ${this.where}`;
+      // The list travels as one JSON text, built by SQLite: cheaper than a row per process.
+      const [listedProcesses, listedSegments, list] = cachedStatement(this.db,
+        `SELECT count(*), coalesce(sum(segments), 0), json_group_array(process_row) FROM (SELECT c.process_row, c.segments FROM ${from} LIMIT ${MAX_LISTED + 1})`,
+      ).raw().get(...this.params) as [number, number, string];
+      if (listedProcesses <= MAX_LISTED) {
+        // The page and the facets read these processes' segments instead of evaluating the query again.
+        this.where = 'p.id IN (SELECT value FROM json_each(?))';
+        this.params = [list];
+        this.withoutProcessRows = true;
+        return { documents: grouped ? listedProcesses : listedSegments, segments: listedSegments };
+      }
+      const [processes, segments] = this.values(`SELECT count(*), coalesce(sum(c.segments), 0) FROM ${from}`);
       return { documents: grouped ? processes! : segments!, segments: segments! };
     }
     const { from, where } = this.segmentsFrom();
@@ -188,10 +206,13 @@ class ProcessSearch {
   private facet(field: FacetField): FacetCount[] {
     const { condition, grouped, visibleGroups } = this.request;
     const spec: { expr: string; order: string; recentBuckets?: number } = FACETS[field];
-    const tallied = condition.sql === '1' && !grouped ? tally.read(this.db, field, visibleGroups) : undefined;
     let counts: [string | number, number][];
+    const tallied = condition.sql === '1' && !grouped && !HOST_FACETS.has(field) ? tally.read(this.db, field, visibleGroups) : undefined;
     if (tallied) {
       counts = [...tallied];
+    } else if (this.hostScoped && !grouped && HOST_FACETS.has(field)) {
+      counts = cachedStatement(this.db, `SELECT ${spec.expr} AS name, sum(segments) AS n FROM host_segment_counts p WHERE ${this.where} GROUP BY 1`)
+        .raw().all(...this.params) as [string | number, number][];
     } else {
       const [from, n] = condition.readsSegments
         ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']

@@ -28,6 +28,13 @@ describe('SQLite compilation golden cases', () => {
     assert.equal(compile('netconn_count:[1 TO *]').readsSegments, true);
   });
 
+  it('names the terms when the whole condition is one event field, so counts can read the postings alone', () => {
+    assert.equal(inlineParams(compile('domain:.ru').postingTerms!), "SELECT id FROM event_terms WHERE field = 'domain' AND value GLOB '*.ru'");
+    for (const q of ['-domain:.ru', 'domain:.ru process_name:a.exe', 'process_name:a.exe', 'md5:5A18F00AB9330AC7539675F3F326CF11']) {
+      assert.equal(compile(q).postingTerms, undefined, q);
+    }
+  });
+
   it('limits where-seen binary fields to the observations of the given groups', () => {
     const { predicate } = analyzeParams({ q: 'hostname:web-01' }, { index: 'binary', now });
     assert.match(inlineParams(compileBinaryCondition(predicate, { observedInGroups: [2, 3] })),

@@ -30,11 +30,19 @@ export interface CompiledCondition {
   readonly params: readonly SqlParam[];
   /** Whether the condition reads `s` (so per-process shortcuts do not apply). */
   readonly readsSegments: boolean;
+  /**
+   * Set when the whole condition is "the segments with a posting of one of these terms" (one
+   * event field): the query selecting the term ids, so matches can be counted from the postings.
+   */
+  readonly postingTerms?: { readonly sql: string; readonly params: readonly SqlParam[] };
 }
 
 export function compileProcessCondition(predicate: Predicate): CompiledCondition {
   const compiler = new ProcessCompiler();
-  return finish(compiler.condition(predicate), compiler.readsSegments);
+  const fragment = compiler.condition(predicate);
+  const compiled = finish(fragment, compiler.readsSegments);
+  const lookup = compiler.lastLookup;
+  return lookup && lookup.fragment === fragment ? { ...compiled, postingTerms: { sql: lookup.terms.text, params: lookup.terms.params } } : compiled;
 }
 
 export function compileBinaryCondition(predicate: Predicate, scope: BinaryScope = {}): CompiledCondition {
@@ -111,9 +119,15 @@ class ProcessCompiler extends Compiler {
     }
   }
 
+  /** The last postings lookup compiled, so a condition that is nothing else can say so. */
+  lastLookup: { fragment: Fragment; terms: Fragment } | undefined;
+
   private segmentsWithTerm(fields: readonly string[], match: Fragment | undefined): Fragment {
     this.readsSegments = true;
-    return sql`s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (${termIds(fields, match)}))`;
+    const terms = termIds(fields, match);
+    const fragment = sql`s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (${terms}))`;
+    this.lastLookup = { fragment, terms };
+    return fragment;
   }
 
   private eventField(field: string, match: Match): Fragment {
@@ -232,12 +246,18 @@ function domainValue(match: Extract<Match, { kind: 'domain' }>): Fragment {
   return patterns.length === 1 ? patterns[0]! : sql`(${joinFragments(patterns, ' OR ')})`;
 }
 
-/** A mixed-case column matched Unicode-insensitively on its distinct values, read through its index. */
+/**
+ * A mixed-case column matched Unicode-insensitively on its distinct values, read through its index.
+ * A user name is then a set of process ids, also read from that index, so that checking it beside
+ * another condition reads no process row (hostnames stay a column condition: the per-host counts
+ * read them).
+ */
 function distinctKeyword(column: string, name: string, match: Match): Fragment {
   if (match.kind === 'exists') return sql`${raw(column)} <> ''`;
   const distinct = `WITH RECURSIVE d(v) AS (SELECT min(${name}) FROM processes UNION ALL `
     + `SELECT (SELECT min(${name}) FROM processes WHERE ${name} > d.v) FROM d WHERE d.v IS NOT NULL)`;
-  return sql`${raw(column)} IN (${raw(distinct)} SELECT v FROM d WHERE v IS NOT NULL AND ${keywordFunction('v', match)})`;
+  const values = sql`${raw(distinct)} SELECT v FROM d WHERE v IS NOT NULL AND ${keywordFunction('v', match)}`;
+  return name === 'username' ? sql`p.id IN (SELECT id FROM processes WHERE ${raw(name)} IN (${values}))` : sql`${raw(column)} IN (${values})`;
 }
 
 /** Enum columns store the sensor's spelling (`domain_controller`); the query has the canonical one. */
