@@ -14,6 +14,7 @@ import type { SensorIdentity } from '../sensors/sensors.service.js';
 import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
 import { POSTINGS_PER_STATEMENT, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
+import type { SegmentCounts } from './process-rows.js';
 import { TermDictionary } from './term-dictionary.sqlite.js';
 
 interface SegmentState {
@@ -272,7 +273,7 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-interface SegmentRow {
+interface SegmentRow extends SegmentCounts {
   id: number;
   process_id: number;
   segment_id: number;
@@ -281,13 +282,6 @@ interface SegmentRow {
   first_event_ms: number;
   last_update_ms: number;
   last_server_update_ms: number;
-  filemod_count: number;
-  regmod_count: number;
-  netconn_count: number;
-  modload_count: number;
-  childproc_count: number;
-  crossproc_count: number;
-  processblock_count: number;
 }
 
 function toSegmentState(row: SegmentRow): SegmentState {

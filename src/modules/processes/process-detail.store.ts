@@ -13,6 +13,7 @@ import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { COUNTED_TYPES } from '../../ingest/prepare.js';
 import { decodeChunk } from './event-codec.js';
 import { mergeSpans, type EventCounts, type ProcessRecord, type SegmentRecord, type SegmentSpan } from './process-document.js';
+import type { ProcessColumns, SegmentCounts } from './process-rows.js';
 
 /** The groups whose processes a read may return: every group, or these. */
 export type GroupScope = 'all' | readonly number[];
@@ -63,30 +64,12 @@ export interface ProcessDetailStore {
   md5Frequency(md5: string, scope: GroupScope): Promise<Md5Frequency>;
 }
 
-interface ProcessRow {
+interface ProcessRow extends ProcessColumns {
   id: number;
-  sensor_id: number;
-  pid: number;
-  start_ms: number;
   group_id: number;
   group_name: string | null;
-  hostname: string;
-  host_type: string;
-  os_type: string;
-  path: string;
-  process_name: string;
-  cmdline: string;
-  username: string;
-  uid: string;
-  md5: string;
-  sha256: string;
-  parent_pid: number;
-  parent_start_ms: number | null;
-  parent_name: string;
-  parent_md5: string;
   parent_row_name: string | null;
   parent_row_md5: string | null;
-  end_ms: number | null;
   ip_addresses: string | null;
 }
 
@@ -97,7 +80,7 @@ type SegmentRow = {
   last_update_ms: number;
   last_server_update_ms: number;
   event_count: number;
-} & Record<`${(typeof COUNTED_TYPES)[number]}_count`, number>;
+} & SegmentCounts;
 
 /** The process row with its group's name, its sensor's addresses and its parent's row. */
 const PROCESS_SELECT = `

@@ -3,6 +3,7 @@
  * sides of the read pool use these: the service to validate a request, the worker to build SQL.
  */
 import type { SqlParam } from '../../query/compile/fragment.js';
+import type { ProcessColumns, SegmentCounts } from './process-rows.js';
 
 export interface ProcessSearchRequest {
   /** The compiled query (src/query/compile/sqlite.ts) over `s` (segments) and `p` (processes). */
@@ -38,36 +39,11 @@ export interface FacetCount {
 }
 
 /** A segment with its process, as the store reads it. */
-export interface ProcessRow {
+export interface ProcessRow extends ProcessColumns, SegmentCounts {
   segment_row: number;
   segment_id: number;
   last_update_ms: number;
   last_server_update_ms: number;
-  filemod_count: number;
-  regmod_count: number;
-  netconn_count: number;
-  modload_count: number;
-  childproc_count: number;
-  crossproc_count: number;
-  processblock_count: number;
-  sensor_id: number;
-  pid: number;
-  start_ms: number;
-  hostname: string;
-  host_type: string;
-  os_type: string;
-  path: string;
-  process_name: string;
-  cmdline: string;
-  username: string;
-  uid: string;
-  md5: string;
-  sha256: string;
-  parent_pid: number;
-  parent_start_ms: number | null;
-  parent_name: string;
-  parent_md5: string;
-  end_ms: number | null;
   group_name: string | null;
   /** The sensor's addresses as "|10.1.2.3|…|" (sensors.ip_addresses). */
   ip_addresses: string | null;
