@@ -128,10 +128,8 @@ export class SqlitePartitionWriter {
       `DELETE FROM processes WHERE id IN (SELECT value FROM json_each(?))
        AND NOT EXISTS (SELECT 1 FROM segments s WHERE s.process_id = processes.id)`,
     ).run(JSON.stringify(processRows));
-    if (removed.changes > 0) {
-      this.db.prepare('DELETE FROM process_segment_counts WHERE process_row IN (SELECT value FROM json_each(?))').run(JSON.stringify(processRows));
-      this.store.forgetRows();
-    }
+    // Their counts left process_segment_counts when the partition was hidden.
+    if (removed.changes > 0) this.store.forgetRows();
     this.bumpGeneration();
   }
 
