@@ -15,22 +15,8 @@ import type { SensorIdentity } from '../sensors/sensors.service.js';
 import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
 import { POSTINGS_PER_STATEMENT, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
-import type { SegmentCounts } from './process-rows.js';
+import { toSegmentState, type SegmentRow, type SegmentState } from './event-store.state.js';
 import { TermDictionary } from './term-dictionary.sqlite.js';
-
-interface SegmentState {
-  row: number;
-  processRow: number;
-  segmentId: number;
-  eventCount: number;
-  nextChunk: number;
-  firstEventMs: number;
-  lastUpdateMs: number;
-  lastServerUpdateMs: number;
-  counts: number[];
-  /** Not yet in the table: inserted (rather than updated) at the end of the transaction. */
-  unwritten: boolean;
-}
 
 interface ProcessState {
   row: number;
@@ -305,30 +291,4 @@ export class SqliteEventStore implements EventStore {
       if (value !== 0) this.statements.addCounter.run(sensorId, name, value);
     }
   }
-}
-
-interface SegmentRow extends SegmentCounts {
-  id: number;
-  process_id: number;
-  segment_id: number;
-  event_count: number;
-  next_chunk: number;
-  first_event_ms: number;
-  last_update_ms: number;
-  last_server_update_ms: number;
-}
-
-function toSegmentState(row: SegmentRow): SegmentState {
-  return {
-    row: row.id,
-    processRow: row.process_id,
-    segmentId: row.segment_id,
-    eventCount: row.event_count,
-    nextChunk: row.next_chunk,
-    firstEventMs: row.first_event_ms,
-    lastUpdateMs: row.last_update_ms,
-    lastServerUpdateMs: row.last_server_update_ms,
-    counts: COUNTED_TYPES.map((type) => row[`${type}_count`]),
-    unwritten: false,
-  };
 }
