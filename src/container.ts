@@ -46,6 +46,8 @@ import { LiveResponseFiles } from './modules/live-response/live-response-files.j
 import { LiveResponseService } from './modules/live-response/live-response.service.js';
 import { SqlLiveResponseStore } from './modules/live-response/live-response.store.js';
 import { PartitionsService } from './modules/partitions/partitions.service.js';
+import { SqlPartitionsStore } from './modules/partitions/partitions.store.js';
+import { diskSpaceOf, StorageMaintenance } from './modules/partitions/storage-maintenance.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { SqlSitesStore } from './modules/sites/sites.store.js';
 import { TeamsService } from './modules/teams/teams.service.js';
@@ -89,6 +91,8 @@ export interface Services {
 export interface Container {
   config: Config;
   services: Services;
+  /** Rollover and retention of event partitions; `vigil serve` starts its timer. */
+  storage: StorageMaintenance;
   /** Commits what is pending and releases the store. */
   close(): Promise<void>;
 }
@@ -113,6 +117,14 @@ export async function createContainer(config: Config): Promise<Container> {
     join(config.dataDir, SQLITE_FILE),
     { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 },
   );
+  const partitionsStore = new SqlPartitionsStore(db);
+  const storage = new StorageMaintenance(partitionsStore, eventStore, {
+    rolloverMs: config.partitionRolloverDays * 86_400_000,
+    maxPartitionBytes: config.partitionMaxBytes,
+    maxAgeMs: config.retentionMaxAgeDays * 86_400_000,
+    maxDiskShare: config.storageMaxDiskShare,
+    warnDiskShare: config.storageWarnDiskShare,
+  }, () => diskSpaceOf(config.dataDir));
   const alertsStore = new SqlAlertsStore(db);
   const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE));
   const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
@@ -132,8 +144,8 @@ export async function createContainer(config: Config): Promise<Container> {
     teams: new TeamsService(teamsStore),
     groups,
     sites: new SitesService(new SqlSitesStore(db)),
-    info: new InfoService(VIGIL_VERSION, { liveResponse: config.liveResponseEnabled, banning: true }),
-    partitions: new PartitionsService(),
+    info: new InfoService(VIGIL_VERSION, { liveResponse: config.liveResponseEnabled, banning: true }, () => storage.storageWarning()),
+    partitions: new PartitionsService(partitionsStore, eventStore, join(config.dataDir, SQLITE_FILE), () => void storage.purgeSoon()),
     ingressFilters,
     sensors,
     bans,
@@ -155,7 +167,9 @@ export async function createContainer(config: Config): Promise<Container> {
   return {
     config,
     services,
+    storage,
     async close() {
+      await storage.stop();
       await ingest.flush();
       await alertChanges.close();
       await searchPool.close();

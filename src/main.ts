@@ -34,6 +34,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
       );
     }
     app.log.info({ url: address, dataDir: config.dataDir }, `Vigil is listening on ${address}`);
+    container.storage.start(config.storageCheckSeconds * 1000, app.log);
     let stopping: Promise<void> | undefined;
     const shutdown = () =>
       (stopping ??= (async () => {

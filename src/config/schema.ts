@@ -101,6 +101,38 @@ export const ConfigSchema = Type.Object(
       minimum: 1024,
       description: 'Largest threat feed a synchronization downloads (after decompression); a larger one is refused.',
     }),
+    partitionRolloverDays: Type.Number({
+      default: 3,
+      exclusiveMinimum: 0,
+      description: 'Age at which the hot event partition rolls over to a warm one and a new hot partition begins (Carbon Black: every 3 days).',
+    }),
+    partitionMaxBytes: Type.Integer({
+      default: 32 * 1024 ** 3,
+      minimum: 0,
+      description: 'Event data in the hot partition at which it rolls over before its time (0: no size limit).',
+    }),
+    retentionMaxAgeDays: Type.Number({
+      default: 30,
+      minimum: 0,
+      description: 'Partitions that stopped taking events longer ago than this are deleted, oldest first (0: kept whatever their age).',
+    }),
+    storageMaxDiskShare: Type.Number({
+      default: 0.9,
+      exclusiveMinimum: 0,
+      maximum: 1,
+      description: 'Share of the data dir\'s file system in use (free pages inside the database count as free) at which the oldest partitions are deleted, whole, one at a time; never the hot one.',
+    }),
+    storageWarnDiskShare: Type.Number({
+      default: 0.85,
+      exclusiveMinimum: 0,
+      maximum: 1,
+      description: 'Share of the disk in use at which the server warns (log and storage_warning in /api/info), before it has to delete anything.',
+    }),
+    storageCheckSeconds: Type.Integer({
+      default: 60,
+      minimum: 1,
+      description: 'How often rollover and retention are checked.',
+    }),
     feedDownloadTimeoutSeconds: Type.Integer({
       default: 60,
       minimum: 1,

@@ -64,6 +64,9 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
 
   static open(file: string): SqliteDatabase {
     const connection = new Database(file);
+    // Takes effect only on a new file (before its first table): space freed by deleting an event
+    // partition can then be given back to the file system (docs/adr/0009-partitions.md).
+    connection.pragma('auto_vacuum = INCREMENTAL');
     connection.pragma('journal_mode = WAL');
     // NORMAL in WAL mode survives a crash of this process; FULL would also survive power loss
     // at a large cost per commit. The ingest writer decides its own durability per batch.

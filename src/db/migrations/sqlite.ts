@@ -648,4 +648,46 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX binaries_by_first_seen ON binaries (first_seen_ms);
     `,
   },
+  {
+    version: 10,
+    name: 'event storage partitions',
+    sql: `
+      -- Partitions of the event store (reference admin §5, docs/adr/0009-partitions.md). A partition
+      -- is a contiguous range of segment rows: from its first_row up to the next partition's
+      -- first_row (the hot one, 'writer', has no end). Segment rows only grow, so a rollover just
+      -- records the next row as the new hot partition's first. state: hot (takes new events),
+      -- warm (mounted), cold (kept but not searched), deleting (hidden, its rows being removed),
+      -- deleted (gone; the row stays so that the ranges of the others stay put). event_bytes and
+      -- segment_count: the event chunk bytes and segments written into it, counted by the writer
+      -- once per commit.
+      CREATE TABLE event_partitions (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        first_row INTEGER NOT NULL UNIQUE,
+        start_ms INTEGER NOT NULL,
+        end_ms INTEGER,
+        state TEXT NOT NULL CHECK (state IN ('hot', 'warm', 'cold', 'deleting', 'deleted')),
+        user_mounted INTEGER NOT NULL DEFAULT 0,
+        event_bytes INTEGER NOT NULL DEFAULT 0,
+        segment_count INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE UNIQUE INDEX event_partitions_by_name ON event_partitions (name) WHERE state <> 'deleted';
+      -- Data written before partitions existed becomes the hot partition.
+      INSERT INTO event_partitions (name, first_row, start_ms, state, event_bytes, segment_count) VALUES (
+        'writer', 1, coalesce((SELECT min(segment_id) FROM segments), CAST(unixepoch('subsec') * 1000 AS INTEGER)), 'hot',
+        (SELECT coalesce(sum(length(CAST(data AS BLOB))), 0) FROM segment_events), (SELECT count(*) FROM segments)
+      );
+
+      -- generation: bumped whenever segments stop or start counting (unmount, mount, deletion), so
+      -- that readers keeping derived counts (the facet tally) know to rebuild them.
+      -- process_row_floor: process rows at or below it were handed out once; a deletion may remove
+      -- the newest processes, and their row ids must not be given to new processes.
+      CREATE TABLE event_storage (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        generation INTEGER NOT NULL,
+        process_row_floor INTEGER NOT NULL
+      );
+      INSERT INTO event_storage (id, generation, process_row_floor) VALUES (1, 0, 0);
+    `,
+  },
 ];

@@ -27,5 +27,8 @@ export const ServerInfo = Type.Object({
     ipv6_support: Type.Boolean(),
   }),
   user_preferences: Type.Record(Type.String(), Type.Unknown()),
+  storage_warning: Type.Union([Type.String(), Type.Null()], {
+    description: 'Vigil\'s own: why event storage needs attention (the disk is filling and old partitions will be deleted), or null.',
+  }),
 });
 export type ServerInfo = Static<typeof ServerInfo>;

@@ -17,6 +17,8 @@ export class InfoService {
   constructor(
     private readonly vigilVersion: string,
     private readonly features: ServerFeatures,
+    /** Why event storage needs attention (the disk is filling), or null. */
+    private readonly storageWarning: () => string | null = () => null,
   ) {}
 
   info(): ServerInfo {
@@ -41,6 +43,7 @@ export class InfoService {
       cloud_install: false,
       features: { immutable_documents: true, event_exclusions: false, thirdparty_sharing: false, ipv6_support: true },
       user_preferences: {},
+      storage_warning: this.storageWarning(),
     };
   }
 }

@@ -1,12 +1,30 @@
-/** Storage partitions: an object keyed by partition name (reference admin §5). */
-import { Type } from '@sinclair/typebox';
+/** Storage partitions: an object keyed by partition name (reference admin §5.2); `info` is camelCase. */
+import { Type, type Static } from '@sinclair/typebox';
 
-export const PartitionInfo = Type.Object(
-  {
-    status: Type.String({ description: 'hot, warm, mounted or unmounted' }),
-    name: Type.String(),
-    info: Type.Record(Type.String(), Type.Unknown()),
-  },
-);
+export const PartitionInfo = Type.Object({
+  sizeInBytes: Type.Integer({ description: 'event data written into the partition' }),
+  startDate: Type.String({ description: 'when it began taking events (ISO, microseconds)' }),
+  endDate: Type.Union([Type.String(), Type.Null()], { description: 'when it stopped; null for the hot partition' }),
+  partitionId: Type.Integer(),
+  numDocs: Type.Integer({ description: 'process segments (search documents) written into it' }),
+  maxDoc: Type.Integer(),
+  deletedDocs: Type.Integer(),
+  segmentCount: Type.Integer(),
+  userMounted: Type.Boolean({ description: 'mounted by an administrator rather than warm since its rollover' }),
+  isLegacy: Type.Boolean({ description: 'never: every partition is read by this server\'s current schema' }),
+  dir: Type.String({ description: 'the database file that holds it (all partitions share one)' }),
+  schema: Type.String(),
+});
 
-export const PartitionList = Type.Record(Type.String(), PartitionInfo);
+export const Partition = Type.Object({
+  status: Type.Union([Type.Literal('hot'), Type.Literal('warm'), Type.Literal('cold')], {
+    description: 'hot: takes new events (one, named writer); warm: mounted, searched; cold: unmounted, kept but not searched',
+  }),
+  name: Type.String(),
+  info: PartitionInfo,
+});
+export type Partition = Static<typeof Partition>;
+
+export const PartitionList = Type.Record(Type.String(), Partition);
+
+export const PartitionParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });

@@ -1,10 +1,78 @@
 /**
- * Storage partitions. Event storage does not exist yet, so there are no partitions: the list is
- * an empty object, which is what cbapi needs when it connects (it looks for `isLegacy` entries;
- * a 404 here would make it refuse to connect). The partitions issue fills this in.
+ * Storage partitions (reference admin §5): list, roll over, mount, unmount, delete. Global
+ * administrators only, as in Carbon Black (cbapi tolerates the 403 other users get when it
+ * connects). The changes themselves run on the event writer (PartitionWriter).
  */
+import { InvalidRequestError, NotFoundError } from '../../domain/errors.js';
+import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
+import { documentTimeMicros } from '../../domain/wire-time.js';
+import type { Partition } from './partitions.schemas.js';
+import type { PartitionChange, PartitionRecord, PartitionsStore, PartitionWriter } from './partitions.store.js';
+
+type Success = { result: 'success' };
+
 export class PartitionsService {
-  list(): Record<string, never> {
-    return {};
+  constructor(
+    private readonly store: PartitionsStore,
+    private readonly writer: PartitionWriter,
+    /** The database file, reported as every partition's `dir`. */
+    private readonly file: string,
+    /** Called after a deletion began, to remove its rows in the background. */
+    private readonly onDeleted: () => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async list(actor: Principal): Promise<Record<string, Partition>> {
+    requireGlobalAdmin(actor, 'list storage partitions');
+    return Object.fromEntries((await this.store.list()).map((p) => [p.name, this.toWire(p)]));
+  }
+
+  /** Rolls the hot partition over to a warm one and starts a new hot partition. */
+  async create(actor: Principal): Promise<Success> {
+    requireGlobalAdmin(actor, 'create storage partitions');
+    await this.writer.partition({ op: 'rollover', nowMs: this.now() });
+    return { result: 'success' };
+  }
+
+  /** Mounting a mounted partition, or unmounting an unmounted one, changes nothing and succeeds. */
+  async mount(actor: Principal, name: string, mounted: boolean): Promise<Success> {
+    requireGlobalAdmin(actor, `${mounted ? 'mount' : 'unmount'} storage partitions`);
+    checked(await this.writer.partition({ op: 'mount', name, mounted }) as PartitionChange, 'unmounted');
+    return { result: 'success' };
+  }
+
+  async delete(actor: Principal, name: string): Promise<Success> {
+    requireGlobalAdmin(actor, 'delete storage partitions');
+    checked(await this.writer.partition({ op: 'delete', name }) as PartitionChange, 'deleted');
+    this.onDeleted();
+    return { result: 'success' };
+  }
+
+  private toWire(p: PartitionRecord): Partition {
+    return {
+      status: p.state,
+      name: p.name,
+      info: {
+        sizeInBytes: p.eventBytes,
+        startDate: documentTimeMicros(p.startMs),
+        endDate: p.endMs === null ? null : documentTimeMicros(p.endMs),
+        partitionId: p.id,
+        numDocs: p.segmentCount,
+        maxDoc: p.segmentCount,
+        deletedDocs: 0,
+        segmentCount: 1,
+        userMounted: p.userMounted,
+        isLegacy: false,
+        dir: this.file,
+        schema: 'cbevents_v1',
+      },
+    };
+  }
+}
+
+function checked(change: PartitionChange, verb: string): void {
+  if (change.outcome === 'not_found') throw new NotFoundError(`No storage partition named ${change.name}`);
+  if (change.outcome === 'hot') {
+    throw new InvalidRequestError(`${change.name} is the hot partition, which takes new events: it cannot be ${verb} (roll it over first)`);
   }
 }

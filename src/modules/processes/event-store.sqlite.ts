@@ -4,7 +4,8 @@
  * path is appends: a chunk row per (segment, batch), a posting per distinct term per segment, and
  * each new or changed process and segment row written once, at the end of the transaction. The
  * store hands out the row ids itself (it is the only writer of these tables), which is what lets
- * it defer those rows.
+ * it defer those rows. Segments belong to partitions by row (docs/adr/0009-partitions.md): a
+ * segment below the hot partition's first row takes no more events.
  */
 import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { baseName } from '../../ingest/normalize.js';
@@ -14,22 +15,8 @@ import type { SensorIdentity } from '../sensors/sensors.service.js';
 import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
 import { POSTINGS_PER_STATEMENT, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
-import type { SegmentCounts } from './process-rows.js';
+import { toSegmentState, type SegmentRow, type SegmentState } from './event-store.state.js';
 import { TermDictionary } from './term-dictionary.sqlite.js';
-
-interface SegmentState {
-  row: number;
-  processRow: number;
-  segmentId: number;
-  eventCount: number;
-  nextChunk: number;
-  firstEventMs: number;
-  lastUpdateMs: number;
-  lastServerUpdateMs: number;
-  counts: number[];
-  /** Not yet in the table: inserted (rather than updated) at the end of the transaction. */
-  unwritten: boolean;
-}
 
 interface ProcessState {
   row: number;
@@ -56,6 +43,11 @@ export class SqliteEventStore implements EventStore {
   private touchedSegments = new Set<SegmentState>();
   /** (term id, segment row) pairs, flat, inserted at the end of the transaction. */
   private postings: number[] = [];
+  /** The hot partition's first segment row. */
+  private hotFirstRow: number;
+  /** What this transaction adds to the hot partition's size. */
+  private writtenBytes = 0;
+  private writtenSegments = 0;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -64,6 +56,7 @@ export class SqliteEventStore implements EventStore {
   ) {
     this.statements = prepareEventStatements(db.connection);
     this.terms = new TermDictionary(db.connection);
+    this.hotFirstRow = (this.statements.hotFirstRow.get() as number | undefined) ?? 1;
   }
 
   async commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {
@@ -82,8 +75,30 @@ export class SqliteEventStore implements EventStore {
       this.newProcesses = new Map();
       this.touchedSegments = new Set();
       this.postings = [];
+      this.writtenBytes = this.writtenSegments = 0;
       throw error;
     }
+  }
+
+  /** The row the next new segment gets. Call inside a transaction of this connection. */
+  nextSegmentRow(): number {
+    this.lastSegmentRow ??= this.statements.lastSegmentRow.get() as number;
+    return this.lastSegmentRow + 1;
+  }
+
+  /**
+   * A new hot partition starts at `firstRow` (at least nextSegmentRow()): every open segment is
+   * closed, so that the next event of its process opens one in the new partition.
+   */
+  startPartition(firstRow: number): void {
+    this.lastSegmentRow = firstRow - 1;
+    this.hotFirstRow = firstRow;
+  }
+
+  /** Forgets the cached processes and row counters, after rows were deleted beneath them. */
+  forgetRows(): void {
+    this.processes.clear();
+    this.lastProcessRow = this.lastSegmentRow = undefined;
   }
 
   async countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void> {
@@ -215,6 +230,7 @@ export class SqliteEventStore implements EventStore {
 
   private appendRun(segment: SegmentState, chunk: string, eventCount: number, summary: EventsSummary, serverMs: number): void {
     this.statements.insertChunk.run(segment.row, segment.nextChunk++, eventCount, chunk);
+    this.writtenBytes += chunk.length;
     const { terms } = summary;
     for (let i = 0; i < terms.length; i += 2) this.postings.push(this.terms.id(terms[i]!, terms[i + 1]!), segment.row);
     segment.eventCount += eventCount;
@@ -225,7 +241,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   private isOpen(segment: SegmentState, serverMs: number): boolean {
-    return segment.eventCount < this.rules.maxEventsPerSegment && serverMs - segment.segmentId < this.rules.windowMs;
+    return segment.eventCount < this.rules.maxEventsPerSegment && serverMs - segment.segmentId < this.rules.windowMs
+      && segment.row >= this.hotFirstRow;
   }
 
   /** The process's open segment, or a new one when it is full or its window has closed. */
@@ -249,6 +266,7 @@ export class SqliteEventStore implements EventStore {
       if (s.unwritten) {
         this.statements.insertSegment.run(s.row, s.processRow, s.segmentId, s.firstEventMs, s.lastUpdateMs, s.lastServerUpdateMs, s.eventCount, ...s.counts);
         s.unwritten = false;
+        this.writtenSegments++;
       } else {
         this.statements.updateSegment.run(s.lastUpdateMs, s.lastServerUpdateMs, s.eventCount, ...s.counts, s.row);
       }
@@ -256,6 +274,8 @@ export class SqliteEventStore implements EventStore {
     this.newProcesses = new Map();
     this.touchedSegments = new Set();
     this.writePostings();
+    if (this.writtenBytes > 0) this.statements.countInHot.run(this.writtenBytes, this.writtenSegments);
+    this.writtenBytes = this.writtenSegments = 0;
   }
 
   private writePostings(): void {
@@ -271,30 +291,4 @@ export class SqliteEventStore implements EventStore {
       if (value !== 0) this.statements.addCounter.run(sensorId, name, value);
     }
   }
-}
-
-interface SegmentRow extends SegmentCounts {
-  id: number;
-  process_id: number;
-  segment_id: number;
-  event_count: number;
-  next_chunk: number;
-  first_event_ms: number;
-  last_update_ms: number;
-  last_server_update_ms: number;
-}
-
-function toSegmentState(row: SegmentRow): SegmentState {
-  return {
-    row: row.id,
-    processRow: row.process_id,
-    segmentId: row.segment_id,
-    eventCount: row.event_count,
-    nextChunk: row.next_chunk,
-    firstEventMs: row.first_event_ms,
-    lastUpdateMs: row.last_update_ms,
-    lastServerUpdateMs: row.last_server_update_ms,
-    counts: COUNTED_TYPES.map((type) => row[`${type}_count`]),
-    unwritten: false,
-  };
 }

@@ -10,8 +10,17 @@ export function prepareEventStatements(connection: Database.Database) {
   return {
     getSequence: connection.prepare('SELECT last_sequence FROM sensors WHERE id = ?').pluck(),
     setSequence: connection.prepare('UPDATE sensors SET last_sequence = ? WHERE id = ?'),
-    lastProcessRow: connection.prepare('SELECT COALESCE(MAX(id), 0) FROM processes').pluck(),
-    lastSegmentRow: connection.prepare('SELECT COALESCE(MAX(id), 0) FROM segments').pluck(),
+    // Row ids handed out once stay used after a partition's rows are deleted (event_storage, event_partitions).
+    lastProcessRow: connection.prepare(
+      'SELECT max(COALESCE((SELECT MAX(id) FROM processes), 0), (SELECT process_row_floor FROM event_storage))',
+    ).pluck(),
+    lastSegmentRow: connection.prepare(
+      'SELECT max(COALESCE((SELECT MAX(id) FROM segments), 0), (SELECT MAX(first_row) - 1 FROM event_partitions))',
+    ).pluck(),
+    hotFirstRow: connection.prepare("SELECT first_row FROM event_partitions WHERE state = 'hot'").pluck(),
+    countInHot: connection.prepare(
+      "UPDATE event_partitions SET event_bytes = event_bytes + ?, segment_count = segment_count + ? WHERE state = 'hot'",
+    ),
     findProcess: connection.prepare('SELECT id, process_name, md5 FROM processes WHERE sensor_id = ? AND pid = ? AND start_ms = ?'),
     latestSegment: connection.prepare(
       `SELECT s.*, (SELECT COALESCE(MAX(chunk), -1) + 1 FROM segment_events WHERE segment_row = s.id) AS next_chunk

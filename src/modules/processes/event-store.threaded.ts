@@ -2,14 +2,15 @@
  * The embedded event store run on its own thread (event-writer.worker.ts). To the pipeline it is
  * an EventStore like any other: a commit resolves once the writer thread has committed it. A
  * writer that died fails every call (the uploads get a 5xx and the sensors retry against a
- * restarted server).
+ * restarted server). Partition changes (docs/adr/0009-partitions.md) run there too.
  */
 import { WorkerClient } from '../../db/worker-threads.js';
+import type { PartitionReply, PartitionRequest, PartitionWriter } from '../partitions/partitions.store.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
 import type { WriterReply, WriterRequest } from './event-writer.messages.js';
 import type { WriterInit } from './event-writer.worker.js';
 
-export class ThreadedEventStore implements EventStore {
+export class ThreadedEventStore implements EventStore, PartitionWriter {
   private readonly writer: WorkerClient<WriterRequest, WriterReply>;
 
   constructor(file: string, rules: SegmentRules) {
@@ -22,6 +23,11 @@ export class ThreadedEventStore implements EventStore {
 
   async countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void> {
     await this.writer.request({ kind: 'countRejection', sensorId, counters });
+  }
+
+  /** Partition changes run on the writer's thread, in order with the commits. */
+  async partition(request: PartitionRequest): Promise<PartitionReply> {
+    return (await this.writer.request({ kind: 'partition', request })).partition!;
   }
 
   close(): Promise<void> {

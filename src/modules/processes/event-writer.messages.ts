@@ -1,12 +1,15 @@
 /** What the request thread and the event writer's thread say to each other. */
 import type { WorkerReply } from '../../db/worker-threads.js';
+import type { PartitionReply, PartitionRequest } from '../partitions/partitions.store.js';
 import type { IngestBatch, IngestOutcome } from './event-store.js';
 
 export type WriterRequest =
   | { id: number; kind: 'commit'; batches: readonly IngestBatch[] }
   | { id: number; kind: 'countRejection'; sensorId: number; counters: ReadonlyMap<string, number> }
+  | { id: number; kind: 'partition'; request: PartitionRequest }
   | { id: number; kind: 'close' };
 
 export interface WriterReply extends WorkerReply {
   outcomes?: IngestOutcome[];
+  partition?: PartitionReply;
 }

@@ -7,6 +7,7 @@
 import { workerData } from 'node:worker_threads';
 import { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { serveRequests } from '../../db/worker-threads.js';
+import { SqlitePartitionWriter } from '../partitions/partition-writer.sqlite.js';
 import type { SegmentRules } from './event-store.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 import type { WriterReply, WriterRequest } from './event-writer.messages.js';
@@ -20,6 +21,7 @@ const { file, rules } = workerData as WriterInit;
 const db = SqliteDatabase.open(file);
 /** Made at the first request, so that a schema it cannot work with fails requests, not the thread. */
 let store: SqliteEventStore | undefined;
+let partitions: SqlitePartitionWriter | undefined;
 
 serveRequests<WriterRequest, WriterReply>(async (request) => {
   if (request.kind === 'close') {
@@ -28,6 +30,11 @@ serveRequests<WriterRequest, WriterReply>(async (request) => {
   }
   store ??= new SqliteEventStore(db, rules);
   if (request.kind === 'commit') return { outcomes: await store.commit(request.batches) };
+  if (request.kind === 'partition') {
+    partitions ??= new SqlitePartitionWriter(db.connection, store);
+    const writer = partitions;
+    return { partition: await db.transactionSync(() => writer.apply(request.request)) };
+  }
   await store.countRejection(request.sensorId, request.counters);
   return {};
 });

@@ -5,12 +5,14 @@
  *
  * Every read is an indexed lookup: a process by (sensor, pid, start), its segments by
  * (process_id, segment_id), children and siblings by (sensor, parent_pid, parent_start_ms), and a
- * segment's events as one range scan over segment_events (segment_row, chunk).
+ * segment's events as one range scan over segment_events (segment_row, chunk). Segments of
+ * unmounted partitions are left out (hidden-segments.ts): a process with no other is not found.
  */
 import type { SqlDatabase, SqlValue } from '../../db/database.js';
 import type { ProcessKey } from '../../domain/process-id.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { COUNTED_TYPES } from '../../ingest/prepare.js';
+import { HIDDEN_RANGES_SQL, toRanges, visibleRows } from '../partitions/hidden-segments.js';
 import { decodeChunk } from './event-codec.js';
 import { mergeSpans, type EventCounts, type ProcessRecord, type SegmentRecord, type SegmentSpan } from './process-document.js';
 import type { ProcessColumns, SegmentCounts } from './process-rows.js';
@@ -93,7 +95,9 @@ const PROCESS_SELECT = `
   LEFT JOIN sensors s ON s.id = p.sensor_id
   LEFT JOIN processes pp ON pp.sensor_id = p.sensor_id AND pp.pid = p.parent_pid AND pp.start_ms = p.parent_start_ms`;
 
-const HAS_SEGMENT = 'EXISTS (SELECT 1 FROM segments sg WHERE sg.process_id = p.id)';
+function hasSegment(visible: string): string {
+  return `EXISTS (SELECT 1 FROM segments sg WHERE sg.process_id = p.id${visible})`;
+}
 
 /** SQLite's default limit on bound parameters is far above this; it keeps IN lists modest. */
 const IN_LIST_SIZE = 500;
@@ -103,14 +107,16 @@ export class SqlProcessDetailStore implements ProcessDetailStore {
 
   async find(key: ProcessKey): Promise<ProcessRecord | undefined> {
     const row = await this.db.get<ProcessRow>(
-      `${PROCESS_SELECT} WHERE p.sensor_id = ? AND p.pid = ? AND p.start_ms = ? AND ${HAS_SEGMENT}`,
+      `${PROCESS_SELECT} WHERE p.sensor_id = ? AND p.pid = ? AND p.start_ms = ? AND ${hasSegment(await this.visible('sg.id'))}`,
       [key.sensorId, key.pid, key.startMs],
     );
     return row && toProcess(row);
   }
 
   async segments(processRow: number): Promise<SegmentRecord[]> {
-    const rows = await this.db.all<SegmentRow>('SELECT * FROM segments WHERE process_id = ? ORDER BY segment_id', [processRow]);
+    const rows = await this.db.all<SegmentRow>(
+      `SELECT * FROM segments WHERE process_id = ?${await this.visible('id')} ORDER BY segment_id`, [processRow],
+    );
     return rows.map(toSegment);
   }
 
@@ -161,7 +167,7 @@ export class SqlProcessDetailStore implements ProcessDetailStore {
     const scopeParams = scope === 'all' ? [] : [...scope];
     const hosts = await this.db.get<{ hosts: number; docs: number }>(
       `SELECT COUNT(DISTINCT p.sensor_id) AS hosts, COUNT(sg.id) AS docs
-       FROM processes p JOIN segments sg ON sg.process_id = p.id WHERE p.md5 = ?${inScope('p.group_id')}`,
+       FROM processes p JOIN segments sg ON sg.process_id = p.id WHERE p.md5 = ?${inScope('p.group_id')}${await this.visible('sg.id')}`,
       [md5, ...scopeParams],
     );
     const sensors = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sensors WHERE 1 = 1${inScope('group_id')}`, scopeParams);
@@ -172,20 +178,26 @@ export class SqlProcessDetailStore implements ProcessDetailStore {
     if (limit === 0 || (scope !== 'all' && scope.length === 0)) return [];
     const inScope = scope === 'all' ? '' : ` AND p.group_id IN (${marks(scope.length)})`;
     const rows = await this.db.all<ProcessRow>(
-      `${PROCESS_SELECT} WHERE p.sensor_id = ? AND ${where}${inScope} AND ${HAS_SEGMENT} ORDER BY p.start_ms, p.pid LIMIT ?`,
+      `${PROCESS_SELECT} WHERE p.sensor_id = ? AND ${where}${inScope} AND ${hasSegment(await this.visible('sg.id'))} ORDER BY p.start_ms, p.pid LIMIT ?`,
       [sensorId, ...params, ...(scope === 'all' ? [] : scope), limit],
     );
     const segments = await this.segmentsOf(rows.map((row) => row.id));
     return rows.map((row) => ({ process: toProcess(row), span: mergeSpans(segments.get(row.id) ?? []) }));
   }
 
+  /** ` AND <column> NOT BETWEEN …` leaving out segments of unmounted partitions, or nothing. */
+  private async visible(column: string): Promise<string> {
+    return visibleRows(column, toRanges(await this.db.all<{ first_row: number; last_row: number }>(HIDDEN_RANGES_SQL)));
+  }
+
   /** The segments of several processes, by process row. */
   private async segmentsOf(processRows: readonly number[]): Promise<Map<number, SegmentRecord[]>> {
     const byProcess = new Map<number, SegmentRecord[]>();
+    const visible = await this.visible('id');
     for (let i = 0; i < processRows.length; i += IN_LIST_SIZE) {
       const part = processRows.slice(i, i + IN_LIST_SIZE);
       const rows = await this.db.all<SegmentRow>(
-        `SELECT * FROM segments WHERE process_id IN (${marks(part.length)}) ORDER BY process_id, segment_id`, part,
+        `SELECT * FROM segments WHERE process_id IN (${marks(part.length)})${visible} ORDER BY process_id, segment_id`, part,
       );
       for (const row of rows) {
         const list = byProcess.get(row.process_id);

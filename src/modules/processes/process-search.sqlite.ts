@@ -7,11 +7,14 @@
  * the cheaper of two plans is taken — read matches in sort order through the sort key's index
  * until the page is full (cheap when matches are common), or collect every match and sort it
  * (cheap when they are rare). Every order ends in a unique tiebreaker, so pages never overlap.
+ * Segments of unmounted partitions are left out of every read of segments (hidden-segments.ts);
+ * the per-process and per-host counts already leave them out.
  */
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
 import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
 import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
+import { HIDDEN_RANGES_SQL, toRanges, visibleRows, type RowRange } from '../partitions/hidden-segments.js';
 import { FacetTally } from './process-search.tally.js';
 import {
   FACET_LIMIT, FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult,
@@ -53,6 +56,9 @@ class ProcessSearch {
   private withoutProcessRows: boolean;
   /** The condition reads only what host_segment_counts keeps per host: count documents from there. */
   private readonly hostScoped: boolean;
+  private readonly hidden: RowRange[];
+  /** ` AND s.id NOT BETWEEN …` for unmounted partitions, or nothing. */
+  private readonly visible: string;
 
   constructor(private readonly db: Database.Database, private readonly request: ProcessSearchRequest) {
     const { condition, visibleGroups } = request;
@@ -64,14 +70,16 @@ class ProcessSearch {
     const columns = new Set([...this.where.matchAll(/\bp\.(\w+)/gu)].map((m) => m[1]!));
     this.withoutProcessRows = [...columns].every((column) => column === 'id');
     this.hostScoped = !condition.readsSegments && [...columns].every((column) => HOST_COLUMNS.has(column));
+    this.hidden = toRanges(cachedStatement(db, HIDDEN_RANGES_SQL).all() as { first_row: number; last_row: number }[]);
+    this.visible = visibleRows('s.id', this.hidden);
   }
 
   /** The condition over `segments s` alone (withoutProcessRows) or joined to its process. */
   private segmentsFrom(indexed?: string): { from: string; where: string } {
     const segments = indexed ? `segments s INDEXED BY ${indexed}` : 'segments s';
     return this.withoutProcessRows
-      ? { from: segments, where: this.where.replace(/\bp\.id\b/gu, 's.process_id') }
-      : { from: indexed ? `${segments} CROSS JOIN processes p ON p.id = s.process_id` : SEGMENTS_AND_PROCESSES, where: this.where };
+      ? { from: segments, where: this.where.replace(/\bp\.id\b/gu, 's.process_id') + this.visible }
+      : { from: indexed ? `${segments} CROSS JOIN processes p ON p.id = s.process_id` : SEGMENTS_AND_PROCESSES, where: this.where + this.visible };
   }
 
   execute(): ReadResult<ProcessSearchResult> {
@@ -89,7 +97,8 @@ class ProcessSearch {
     const { grouped, condition, visibleGroups } = this.request;
     if (condition.postingTerms && visibleGroups === null && !grouped) {
       // Postings are unique per (term, segment); a segment posted under several terms counts once.
-      const segments = cachedStatement(this.db, `SELECT count(DISTINCT segment_row) FROM event_postings WHERE term_id IN (${condition.postingTerms.sql})`)
+      const segments = cachedStatement(this.db,
+        `SELECT count(DISTINCT segment_row) FROM event_postings WHERE term_id IN (${condition.postingTerms.sql})${visibleRows('segment_row', this.hidden)}`)
         .pluck().get(...condition.postingTerms.params) as number;
       return { documents: segments, segments };
     }
@@ -164,12 +173,12 @@ class ProcessSearch {
   private orderedFrom(): { from: string; where: string } {
     return this.sort.level === 'segment'
       ? this.segmentsFrom(this.sort.index)
-      : { from: `processes p INDEXED BY ${this.sort.index} CROSS JOIN segments s ON s.process_id = p.id`, where: this.where };
+      : { from: `processes p INDEXED BY ${this.sort.index} CROSS JOIN segments s ON s.process_id = p.id`, where: this.where + this.visible };
   }
 
   /** Matches collected in whatever order SQLite finds them best, to be sorted. */
   private unorderedFrom(): { from: string; where: string } {
-    return this.sort.level === 'segment' ? this.segmentsFrom() : { from: SEGMENTS_AND_PROCESSES, where: this.where };
+    return this.sort.level === 'segment' ? this.segmentsFrom() : { from: SEGMENTS_AND_PROCESSES, where: this.where + this.visible };
   }
 
   private direction(): string {
@@ -214,10 +223,10 @@ class ProcessSearch {
       counts = cachedStatement(this.db, `SELECT ${spec.expr} AS name, sum(segments) AS n FROM host_segment_counts p WHERE ${this.where} GROUP BY 1`)
         .raw().all(...this.params) as [string | number, number][];
     } else {
-      const [from, n] = condition.readsSegments
-        ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
-        : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)'];
-      counts = cachedStatement(this.db, `SELECT ${spec.expr} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`)
+      const [from, n, visible] = condition.readsSegments
+        ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)', this.visible]
+        : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)', ''];
+      counts = cachedStatement(this.db, `SELECT ${spec.expr} AS name, ${n} AS n FROM ${from} WHERE ${this.where}${visible} GROUP BY 1`)
         .raw().all(...this.params) as [string | number, number][];
     }
     if (spec.recentBuckets !== undefined) {

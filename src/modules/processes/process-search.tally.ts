@@ -4,7 +4,9 @@
  * value), advanced to each request's snapshot by reading only the segments written since.
  *
  * Exactness rests on two facts of the embedded store: segment row ids grow with every commit
- * and segments are never deleted, so a snapshot holds exactly the rows up to its largest id; and
+ * and segments leave the counts only when a partition is unmounted or deleted, which bumps
+ * event_storage.generation (a changed generation rebuilds the tally), so between those a
+ * snapshot holds exactly the counted rows up to its largest id; and
  * a process's fields, once its start event has filled them, never change. A process seen before
  * its start event (no name yet) is "deferred": its segments are left out of the tally and counted
  * from process_segment_counts at each request until it has a name, and then moved in whole.
@@ -18,6 +20,12 @@ const MAX_DEFERRED = 10_000;
 
 type Counts = Map<number, Map<string | number, number>>;
 
+/** Where a read transaction stands: its largest segment row and the storage generation. */
+interface Snapshot {
+  maxRow: number;
+  generation: number;
+}
+
 function add(counts: Counts, group: number, value: string | number, n: number): void {
   let values = counts.get(group);
   if (!values) counts.set(group, (values = new Map()));
@@ -28,11 +36,19 @@ class FieldTally {
   private counts: Counts = new Map();
   private deferred = new Set<number>();
   private lastRow = -1;
+  private generation = -1;
 
   constructor(private readonly expr: string) {}
 
   /** Counts by value over the visible groups at the connection's snapshot, or undefined when it cannot say. */
-  read(connection: Database.Database, maxRow: number, groups: readonly number[] | null): Map<string | number, number> | undefined {
+  read(connection: Database.Database, at: Snapshot, groups: readonly number[] | null): Map<string | number, number> | undefined {
+    const { maxRow, generation } = at;
+    if (generation !== this.generation) {
+      // Unmounted or deleted segments left the counts: older snapshots cannot use this tally, newer ones rebuild it.
+      if (generation < this.generation) return undefined;
+      this.lastRow = -1;
+      this.generation = generation;
+    }
     if (maxRow < this.lastRow) return undefined;
     if (this.lastRow < 0) this.build(connection, maxRow);
     else if (maxRow > this.lastRow) this.advance(connection, maxRow);
@@ -105,7 +121,8 @@ export class FacetTally {
   read(connection: Database.Database, field: FacetField, groups: readonly number[] | null): Map<string | number, number> | undefined {
     let tally = this.fields.get(field);
     if (!tally) this.fields.set(field, (tally = new FieldTally(FACETS[field].expr)));
-    const maxRow = (cachedStatement(connection, 'SELECT coalesce(max(id), 0) FROM segments').pluck().get() as number);
-    return tally.read(connection, maxRow, groups);
+    const [maxRow, generation] = cachedStatement(connection,
+      'SELECT (SELECT coalesce(max(id), 0) FROM segments), (SELECT generation FROM event_storage)').raw().get() as [number, number];
+    return tally.read(connection, { maxRow, generation }, groups);
   }
 }
