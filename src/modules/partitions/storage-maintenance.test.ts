@@ -26,6 +26,25 @@ const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-20T10:00:00.000Z');
 const GB = 1024 ** 3;
 
+/** A database with one registered sensor, an event store on the given clock, and the maintenance on it. */
+async function maintainedStore(settings: { maxPartitionBytes: number }, clock: () => number, disk: () => Promise<{ totalBytes: number; availableBytes: number }>) {
+  const dir = tempDir();
+  const db = SqliteDatabase.open(join(dir, 'vigil.db'));
+  await migrate(db, sqliteMigrations);
+  await new SqlSensorsStore(db).register({
+    groupId: 1, secretHash: 'x', osType: 'windows', hostType: 'workstation', registrationMs: T0, computerName: 'host',
+    computerDnsName: '', computerSid: '', osEnvironmentDisplayString: '', buildVersionString: '006.001.002.71109',
+    buildId: 0, bootId: '1', networkAdapters: '', physicalMemorySize: 0, systemvolumeTotalSize: 0, systemvolumeFreeSize: 0,
+  });
+  await db.run('UPDATE event_partitions SET start_ms = ?', [T0]);
+  const events = new SqliteEventStore(db, { maxEventsPerSegment: 4, windowMs: 3_600_000 }, clock);
+  const store = new SqlPartitionsStore(db);
+  const maintenance = new StorageMaintenance(store, partitionWriterOn(db, events), {
+    rolloverMs: 3 * DAY, maxPartitionBytes: settings.maxPartitionBytes, maxAgeMs: 10 * DAY, maxDiskShare: 0.9, warnDiskShare: 0.8,
+  }, disk, clock);
+  return { dir, db, events, store, maintenance };
+}
+
 describe('storage maintenance', () => {
   let dir: string;
   let db: SqliteDatabase;
@@ -45,20 +64,7 @@ describe('storage maintenance', () => {
   };
 
   before(async () => {
-    dir = tempDir();
-    db = SqliteDatabase.open(join(dir, 'vigil.db'));
-    await migrate(db, sqliteMigrations);
-    await new SqlSensorsStore(db).register({
-      groupId: 1, secretHash: 'x', osType: 'windows', hostType: 'workstation', registrationMs: T0, computerName: 'host',
-      computerDnsName: '', computerSid: '', osEnvironmentDisplayString: '', buildVersionString: '006.001.002.71109',
-      buildId: 0, bootId: '1', networkAdapters: '', physicalMemorySize: 0, systemvolumeTotalSize: 0, systemvolumeFreeSize: 0,
-    });
-    await db.run('UPDATE event_partitions SET start_ms = ?', [T0]);
-    events = new SqliteEventStore(db, { maxEventsPerSegment: 4, windowMs: 3_600_000 }, () => now);
-    store = new SqlPartitionsStore(db);
-    maintenance = new StorageMaintenance(store, partitionWriterOn(db, events), {
-      rolloverMs: 3 * DAY, maxPartitionBytes: 0, maxAgeMs: 10 * DAY, maxDiskShare: 0.9, warnDiskShare: 0.8,
-    }, () => Promise.resolve(disk), () => now);
+    ({ dir, db, events, store, maintenance } = await maintainedStore({ maxPartitionBytes: 0 }, () => now, () => Promise.resolve(disk)));
     maintenance.start(3_600_000, log);
   });
   after(async () => {
@@ -111,5 +117,35 @@ describe('storage maintenance', () => {
     now = T0 + 16 * DAY + 1;
     await maintenance.check();
     assert.deepEqual((await store.list()).map((p) => [p.state, p.endMs]), [['warm', T0 + 16 * DAY], ['hot', null]]);
+  });
+});
+
+describe('storage maintenance with a size limit', () => {
+  it('rolls the hot partition over once its events reach the size limit, however young it is', async () => {
+    const now = T0 + DAY;
+    const { dir, db, events, store, maintenance } = await maintainedStore(
+      { maxPartitionBytes: 2_000 }, () => now, () => Promise.resolve({ totalBytes: 100 * GB, availableBytes: 50 * GB }),
+    );
+    try {
+      const sensor: SensorIdentity = { id: 1, groupId: 1, hostname: 'host', hostType: 'workstation', osType: 'windows' };
+      const preparer = new EventPreparer(new FilterGate());
+      let sequence = 0;
+      const ingest = async (pid: number) => {
+        const prepared = preparer.prepare({ sensorId: 1, groupId: 1, osType: 'windows' }, processEvents(pid, now).map(normalizeEvent));
+        await events.commit([{ sensor, sequence: ++sequence, ...prepared, counters: new Map() }]);
+      };
+      await ingest(100);
+      await maintenance.check();
+      const [hot] = await store.list();
+      assert.ok(hot!.eventBytes > 0 && hot!.eventBytes < 2_000, `one process's events (${hot!.eventBytes} bytes) stay under the limit`);
+      assert.deepEqual((await store.list()).map((p) => p.state), ['hot']);
+      while ((await store.list())[0]!.eventBytes < 2_000) await ingest(100 + sequence);
+      await maintenance.check();
+      assert.deepEqual((await store.list()).map((p) => p.state), ['warm', 'hot'], 'rolled over by size, one day after it started');
+    } finally {
+      await maintenance.stop();
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
