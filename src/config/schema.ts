@@ -101,6 +101,10 @@ export const ConfigSchema = Type.Object(
       minimum: 1024,
       description: 'Largest threat feed a synchronization downloads (after decompression); a larger one is refused.',
     }),
+    detectionMatcherEnabled: Type.Boolean({
+      default: true,
+      description: 'Run watchlists and feed IOCs against the data as it arrives and on schedule. Off, nothing is matched (hits are recorded only through the detection sink: a server kept for search alone, or tests of the sink).',
+    }),
     detectionCoalesceMs: Type.Integer({
       default: 200,
       minimum: 0,

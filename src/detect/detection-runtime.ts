@@ -32,10 +32,12 @@ export function startDetection(
     enabledWatchlists: () => parts.watchlists.enabledWatchlists(),
     onError: warn('detection matcher'),
   }, { coalesceMs: config.detectionCoalesceMs, catchUpIntervalMs: config.watchlistIntervalMinutes * 60_000 });
-  parts.ingest.onCommitted(() => matcher.committed());
-  parts.watchlists.onChange(() => matcher.watchlistsChanged());
-  parts.feeds.onChange(() => matcher.feedsChanged());
-  matcher.start();
+  if (config.detectionMatcherEnabled) {
+    parts.ingest.onCommitted(() => matcher.committed());
+    parts.watchlists.onChange(() => matcher.watchlistsChanged());
+    parts.feeds.onChange(() => matcher.feedsChanged());
+    matcher.start();
+  }
   const feedSync = setInterval(() => {
     parts.feeds.synchronizeAll((feedId, error) => warn(`scheduled synchronization of feed ${feedId}`)(error)).catch(warn('feed synchronization'));
   }, config.feedSyncIntervalMinutes * 60_000);

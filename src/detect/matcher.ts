@@ -26,6 +26,11 @@ export interface MatcherOptions {
   coalesceMs: number;
   catchUpIntervalMs: number;
   cursorWriteMs?: number;
+  /**
+   * How long after a watchlist change its catch-up waits: a client creates a watchlist and then
+   * turns its alert action on, and hits found in between would tag without alerting.
+   */
+  changeDelayMs?: number;
 }
 
 export interface MatcherDeps {
@@ -51,6 +56,8 @@ export class DetectionMatcher {
   /** When the oldest commit the next live run covers was acknowledged. */
   private pendingSinceMs: number | undefined;
   private catchUpTimer: NodeJS.Timeout | undefined;
+  private changeTimer: NodeJS.Timeout | undefined;
+  private feedTimer: NodeJS.Timeout | undefined;
   private lastCursorWriteMs = 0;
   private iocVersion = 0;
   private closed = false;
@@ -81,17 +88,19 @@ export class DetectionMatcher {
     }, this.options.coalesceMs);
   }
 
-  /** A watchlist was created, changed or deleted: its search runs over the existing data now. */
+  /** A watchlist was created, changed or deleted: its search runs over the existing data shortly. */
   watchlistsChanged(): void {
     this.searches = undefined;
-    this.catchUp();
+    clearTimeout(this.changeTimer);
+    this.changeTimer = setTimeout(() => this.catchUp(), this.options.changeDelayMs ?? 2000);
   }
 
-  /** A feed was added, synchronized or changed: its IOCs are matched against the existing data now. */
+  /** A feed was added, synchronized or changed: its IOCs are matched against the existing data shortly. */
   feedsChanged(): void {
     this.searches = undefined;
     this.iocVersion++;
-    this.catchUp({ iocs: null });
+    clearTimeout(this.feedTimer);
+    this.feedTimer = setTimeout(() => this.catchUp({ iocs: null }), this.options.changeDelayMs ?? 2000);
   }
 
   /** Commit-to-hit lag of the live runs so far (ms). */
@@ -112,6 +121,8 @@ export class DetectionMatcher {
     this.closed = true;
     clearInterval(this.catchUpTimer);
     clearTimeout(this.liveTimer);
+    clearTimeout(this.changeTimer);
+    clearTimeout(this.feedTimer);
     await this.idle();
     if (this.searches) await this.writeCursors(true);
   }
