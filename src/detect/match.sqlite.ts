@@ -29,8 +29,7 @@ export function run(db: Database.Database, job: MatchJob): ReadResult<MatchResul
     case 'live': {
       const fresh = cachedStatement(db, 'SELECT id FROM segments WHERE last_server_update_ms >= ?').pluck().all(job.fromMs) as number[];
       result.checked = fresh.length;
-      const list = JSON.stringify(fresh);
-      result.found = job.specs.map((spec) => (spec.index === 'events' && fresh.length > 0 ? inSegments(db, spec, list) : []));
+      result.found = fresh.length > 0 ? inSegments(db, job.specs, JSON.stringify(fresh)) : job.specs.map(() => []);
       result.iocHits = iocsInSegments(db, job.iocVersion, job.afterRow, fresh);
       break;
     }
@@ -44,12 +43,35 @@ export function run(db: Database.Database, job: MatchJob): ReadResult<MatchResul
   return { result, more: false };
 }
 
-/** The untagged segments of the list that the search matches. */
-function inSegments(db: Database.Database, spec: MatchSpec, list: string): number[] {
-  return cachedStatement(db,
-    `SELECT s.id FROM json_each(?) k CROSS JOIN segments s ON s.id = k.value CROSS JOIN processes p ON p.id = s.process_id
-     WHERE (${spec.sql}) AND NOT ${tagged(spec)}`,
-  ).pluck().all(list, ...spec.params, spec.id) as number[];
+/** Searches evaluated together: one pass over the segments per group rather than one per search. */
+const SPECS_PER_PASS = 100;
+
+/**
+ * Per spec, the untagged segments of the list its search matches. Each segment row is read once
+ * per group of searches, which says which of them match it (their positions, as text); with
+ * hundreds of watchlists that pass, not the conditions, was the cost.
+ */
+function inSegments(db: Database.Database, specs: readonly MatchSpec[], list: string): number[][] {
+  const found: number[][] = specs.map(() => []);
+  const events = [...specs.keys()].filter((i) => specs[i]!.index === 'events');
+  for (let at = 0; at < events.length; at += SPECS_PER_PASS) {
+    const group = events.slice(at, at + SPECS_PER_PASS);
+    // The positions are the matcher's own integers, not user input.
+    const which = group.map((i) => `coalesce(CASE WHEN (${specs[i]!.sql}) THEN '${i},' END, '')`).join(' || ');
+    const rows = cachedStatement(db,
+      `SELECT s.id, ${which} FROM json_each(?) k CROSS JOIN segments s ON s.id = k.value CROSS JOIN processes p ON p.id = s.process_id`,
+    ).raw().all(...group.flatMap((i) => specs[i]!.params), list) as [number, string][];
+    for (const [segment, matched] of rows) {
+      if (matched === '') continue;
+      for (const position of matched.slice(0, -1).split(',')) found[Number(position)]!.push(segment);
+    }
+  }
+  return found.map((segments, i) => (segments.length === 0 ? segments : untagged(db, specs[i]!, segments)));
+}
+
+function untagged(db: Database.Database, spec: MatchSpec, segments: number[]): number[] {
+  const check = cachedStatement(db, `SELECT ${tagged(spec).replaceAll('s.id', '?')}`).pluck();
+  return segments.filter((segment) => !check.get(spec.id, segment));
 }
 
 /** The untagged segments written since the spec's start that its search matches. */
