@@ -62,10 +62,11 @@ const caches = new WeakMap<Database.Database, TermCache>();
 export function iocsInSegments(db: Database.Database, iocVersion: number, afterRow: number, fresh: readonly number[]): IocHit[] {
   if (fresh.length === 0) return [];
   const list = JSON.stringify(fresh);
-  const own = cachedStatement(db, `WITH ${LIVE_IOCS}
+  // One join per hash, so each is a lookup of (type, value) in report_iocs' key.
+  const own = (['md5', 'sha256'] as const).flatMap((hash) => cachedStatement(db, `WITH ${LIVE_IOCS}
     SELECT c.report_row, c.ioc_type, c.value, s.id FROM json_each(?) k CROSS JOIN segments s ON s.id = k.value
-      CROSS JOIN processes p ON p.id = s.process_id CROSS JOIN iocs c ON c.ioc_type IN ('md5', 'sha256')
-        AND c.value = (CASE c.ioc_type WHEN 'md5' THEN p.md5 ELSE p.sha256 END)`).raw().all(list) as HitRow[];
+      CROSS JOIN processes p ON p.id = s.process_id CROSS JOIN iocs c ON c.ioc_type = '${hash}' AND c.value = p.${hash}`)
+    .raw().all(list) as HitRow[]);
   const terms = iocTerms(db, iocVersion);
   const hits = own.map((row) => segmentHit(row));
   if (terms.size > 0) {
