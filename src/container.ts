@@ -9,6 +9,8 @@ import { SqliteReadPool } from './db/dialects/sqlite-read-pool.js';
 import { openDatabase, SQLITE_FILE } from './db/open.js';
 import { DetectionService } from './detect/detection-sink.js';
 import { SqlDetectionStore } from './detect/detection.store.js';
+import { DETECTION_MATCH_HANDLER, startDetection } from './detect/detection-runtime.js';
+import type { DetectionMatcher } from './detect/matcher.js';
 import { BatchWriter } from './ingest/batch-writer.js';
 import { FilterGate } from './ingest/ingress-gate.js';
 import { IngestPipeline } from './ingest/pipeline.js';
@@ -93,6 +95,8 @@ export interface Container {
   services: Services;
   /** Rollover and retention of event partitions; `vigil serve` starts its timer. */
   storage: StorageMaintenance;
+  /** Runs watchlists and feed IOCs against data as it arrives and on schedule. */
+  detectionMatcher: DetectionMatcher;
   /** Commits what is pending and releases the store. */
   close(): Promise<void>;
 }
@@ -129,7 +133,10 @@ export async function createContainer(config: Config): Promise<Container> {
   const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE));
   const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
     workers: config.searchWorkers,
-    handlers: { [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url, [BINARY_SEARCH_HANDLER.name]: BINARY_SEARCH_HANDLER.url },
+    handlers: {
+      [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url, [BINARY_SEARCH_HANDLER.name]: BINARY_SEARCH_HANDLER.url,
+      [DETECTION_MATCH_HANDLER.name]: DETECTION_MATCH_HANDLER.url,
+    },
   });
   const ingest = new IngestPipeline(
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
@@ -139,6 +146,7 @@ export async function createContainer(config: Config): Promise<Container> {
     config.eventUploadDecodedLimitBytes,
     bans,
   );
+  const detection = new DetectionService(new SqlDetectionStore(db));
   const services: Services = {
     users: new UsersService(new SqlUsersStore(db), teamsStore, loadOrCreateTokenKey(config.dataDir)),
     teams: new TeamsService(teamsStore),
@@ -153,7 +161,7 @@ export async function createContainer(config: Config): Promise<Container> {
     processes: new ProcessDetailService(new SqlProcessDetailStore(db)),
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,
-    processSearch: new ProcessSearchService(new PooledProcessSearchStore(searchPool)),
+    processSearch: new ProcessSearchService(new PooledProcessSearchStore(searchPool), (rows) => detection.segmentTags(rows)),
     binarySearch: new BinarySearchService(new PooledBinarySearchStore(searchPool)),
     ingest,
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
@@ -162,15 +170,20 @@ export async function createContainer(config: Config): Promise<Container> {
     }),
     threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
     alerts: new AlertsService(alertsStore, alertChanges),
-    detection: new DetectionService(new SqlDetectionStore(db)),
+    detection,
   };
+  const detectionRuntime = startDetection(config, {
+    pool: searchPool, sink: services.detection, ingest, watchlists: services.watchlists, feeds: services.feeds,
+  });
   return {
     config,
     services,
     storage,
+    detectionMatcher: detectionRuntime.matcher,
     async close() {
       await storage.stop();
       await ingest.flush();
+      await detectionRuntime.close();
       await alertChanges.close();
       await searchPool.close();
       await eventStore.close();

@@ -41,6 +41,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
         app.log.info('shutting down');
         await app.close();
         await container.close();
+        app.log.info({ detectionLag: container.detectionMatcher.lagStats() }, 'detection lag from commit to recorded hits');
       })());
     return { app, container, url: address, shutdown };
   } catch (error) {

@@ -133,6 +133,26 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'How often rollover and retention are checked.',
     }),
+    detectionMatcherEnabled: Type.Boolean({
+      default: true,
+      description: 'Run watchlists and feed IOCs against the data as it arrives and on schedule. Off, nothing is matched (hits are recorded only through the detection sink: a server kept for search alone, or tests of the sink).',
+    }),
+    detectionCoalesceMs: Type.Integer({
+      default: 200,
+      minimum: 0,
+      maximum: 900,
+      description: 'How long after an ingest commit the detection matcher waits for more commits before matching them together against the watchlists and feed IOCs (hits are recorded within a second of the commit).',
+    }),
+    watchlistIntervalMinutes: Type.Integer({
+      default: 10,
+      minimum: 1,
+      description: 'How often every watchlist and feed query runs over the data written since its last run (the catch-up pass; it also runs at start and when a watchlist or feed changes).',
+    }),
+    feedSyncIntervalMinutes: Type.Integer({
+      default: 60,
+      minimum: 1,
+      description: 'How often every enabled feed is downloaded again and fully synchronized.',
+    }),
     feedDownloadTimeoutSeconds: Type.Integer({
       default: 60,
       minimum: 1,

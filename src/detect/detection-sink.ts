@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ValueIocType } from '../modules/feeds/cbfeed.js';
-import type { DetectionStore, IocReport, QueryReport } from './detection.store.js';
+import type { CursorAdvance, DetectionStore, IocReport, QueryReport } from './detection.store.js';
 import type { DocumentTags } from './document-tags.js';
 
 /** One run of a watchlist's search, at ingest or on schedule, and the documents it found. */
@@ -76,6 +76,11 @@ export class DetectionService implements DetectionSink {
   /** The query IOCs the scheduled pass runs, with where each resumes. */
   queryReports(): Promise<QueryReport[]> {
     return this.store.queryReports();
+  }
+
+  /** Moves the matcher's resume points (detection.store.ts says when one is left alone). */
+  advanceCursors(advances: readonly CursorAdvance[], ranAtMs: number): Promise<CursorAdvance[]> {
+    return this.store.advanceCursors(advances, ranAtMs);
   }
 
   reportRan(reportRow: number, cursor: string | null): Promise<void> {

@@ -26,7 +26,8 @@ describe('detection sink', () => {
   let second: StoredSegment;
   const binary = Buffer.from('MZ detection test binary');
   before(async () => {
-    test = await startTestApp();
+    // The matcher would find these hits itself; here the sink is driven by hand.
+    test = await startTestApp({ detectionMatcherEnabled: false });
     dir = tempDir('vigil-detect-');
     const sensor = await registerSensor(test, { computer_name: 'WIN-DETECT-01' });
     sensorId = sensor.id;
@@ -170,7 +171,7 @@ describe('detection sink', () => {
 describe('detection sink on a process split into segments', () => {
   let test: TestApp;
   before(async () => {
-    test = await startTestApp({ segmentMaxEvents: 4 });
+    test = await startTestApp({ segmentMaxEvents: 4, detectionMatcherEnabled: false });
   });
   after(() => test.close());
 

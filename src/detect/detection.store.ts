@@ -32,7 +32,21 @@ export interface QueryReport {
   cursor: string | null;
 }
 
+/** A search's resume point moving from `from` (as the matcher last read it) to `to`. */
+export interface CursorAdvance {
+  owner: 'watchlist' | 'report';
+  id: number;
+  from: string | null;
+  to: string | null;
+}
+
 export interface DetectionStore {
+  /**
+   * Moves resume points, and a watchlist's search_timestamp, in one transaction; a cursor that is
+   * no longer `from` (the search changed meanwhile, which clears it) is left alone. Answers the
+   * advances that took.
+   */
+  advanceCursors(advances: readonly CursorAdvance[], ranAtMs: number): Promise<CursorAdvance[]>;
   recordWatchlistRun(run: WatchlistRun, newAlertId: () => string): Promise<DetectionOutcome>;
   recordFeedHits(hits: readonly FeedHit[], newAlertId: () => string): Promise<DetectionOutcome>;
   iocReports(type: ValueIocType, values: readonly string[]): Promise<IocReport[]>;
@@ -96,6 +110,22 @@ export class SqlDetectionStore implements DetectionStore {
           run.cursor !== undefined, run.cursor ?? null, watchlist.id],
       );
       return outcome;
+    });
+  }
+
+  advanceCursors(advances: readonly CursorAdvance[], ranAtMs: number): Promise<CursorAdvance[]> {
+    return this.db.transaction(async (tx) => {
+      const done: CursorAdvance[] = [];
+      for (const advance of advances) {
+        const [table, searched] = advance.owner === 'watchlist' ? ['watchlists', ', search_ms = ?'] : ['threat_reports', ''];
+        const params = advance.owner === 'watchlist' ? [advance.to, ranAtMs] : [advance.to];
+        const changed = await tx.run(
+          `UPDATE ${table} SET match_cursor = ?${searched} WHERE id = ? AND (match_cursor = ? OR (match_cursor IS NULL AND ? IS NULL))`,
+          [...params, advance.id, advance.from, advance.from],
+        );
+        if (changed.changes > 0) done.push(advance);
+      }
+      return done;
     });
   }
 

@@ -32,6 +32,7 @@ export interface BlockRecorder {
 
 export class IngestPipeline {
   private readonly preparer: EventPreparer;
+  private readonly commitListeners: (() => void)[] = [];
 
   constructor(
     private readonly writer: BatchWriter,
@@ -65,7 +66,10 @@ export class IngestPipeline {
     );
     this.filters.recordProcessCounts(this.gate.takeCounts());
     const outcome = await this.writer.write({ sensor, sequence: batch.sequence, ...prepared, counters });
-    if (!outcome.duplicate) await this.blocks.recordBlocks(sensor, valid);
+    if (!outcome.duplicate) {
+      for (const listener of this.commitListeners) listener();
+      await this.blocks.recordBlocks(sensor, valid);
+    }
     return {
       sequence: batch.sequence,
       duplicate: outcome.duplicate,
@@ -73,6 +77,11 @@ export class IngestPipeline {
       filtered: outcome.filtered,
       rejected: outcome.duplicate ? [] : rejected,
     };
+  }
+
+  /** Told after each upload's events are committed (the detection matcher then checks them). */
+  onCommitted(listener: () => void): void {
+    this.commitListeners.push(listener);
   }
 
   /** Counts a batch refused before it could be read (also for bodies the HTTP layer refused as too large). */

@@ -33,6 +33,17 @@ export class FeedsService {
     private readonly now: () => number = Date.now,
   ) {}
 
+  private readonly changeListeners: (() => void)[] = [];
+
+  /** Told after a change the detection matcher must act on (new searches or IOCs to run over existing data). */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
   async list(_actor: Principal): Promise<Feed[]> {
     return (await this.store.list()).map(toWire);
   }
@@ -57,7 +68,9 @@ export class FeedsService {
       order: body.order ?? null,
     };
     const download = await this.download(settings);
-    return toWire((await this.store.create(settings, download, this.now())).feed);
+    const created = await this.store.create(settings, download, this.now());
+    this.changed();
+    return toWire(created.feed);
   }
 
   async update(actor: Principal, id: number, body: FeedUpdateBody): Promise<Feed> {
@@ -78,12 +91,14 @@ export class FeedsService {
     };
     const updated = await this.store.update(id, changes);
     if (!updated) throw new NotFoundError(`No feed with id ${id}`);
+    this.changed();
     return toWire(updated);
   }
 
   async delete(actor: Principal, id: number): Promise<typeof SUCCESS> {
     requireGlobalAdmin(actor, 'delete feeds');
     if (!(await this.store.delete(id))) throw new NotFoundError(`No feed with id ${id}`);
+    this.changed();
     return SUCCESS;
   }
 
@@ -95,9 +110,31 @@ export class FeedsService {
     requireGlobalAdmin(actor, 'synchronize feeds');
     const feed = await this.existing(id);
     if (!feed.enabled) throw new ConflictError('Cannot synchronize a disabled feed');
-    const counts = await this.store.sync(id, await this.download(feed), body?.full_sync ?? false, this.now());
-    if (!counts) throw new NotFoundError(`No feed with id ${id}`);
+    const counts = await this.sync(feed, body?.full_sync ?? false);
     return { ...SUCCESS, reports_added: counts.added, reports_updated: counts.updated, reports_deleted: counts.deleted };
+  }
+
+  /**
+   * The scheduled synchronization (Carbon Black re-read its feeds on a timer): every enabled feed,
+   * fully, one after another. A feed that cannot be read keeps its reports; its failure is passed
+   * to `onFailure` and the others go on.
+   */
+  async synchronizeAll(onFailure: (feedId: number, error: unknown) => void): Promise<void> {
+    for (const feed of await this.store.list()) {
+      if (!feed.enabled) continue;
+      try {
+        await this.sync(feed, true);
+      } catch (error) {
+        onFailure(feed.id, error);
+      }
+    }
+  }
+
+  private async sync(feed: FeedRecord, full: boolean): Promise<{ added: number; updated: number; deleted: number }> {
+    const counts = await this.store.sync(feed.id, await this.download(feed), full, this.now());
+    if (!counts) throw new NotFoundError(`No feed with id ${feed.id}`);
+    this.changed();
+    return counts;
   }
 
   /** Data-sharing requirements: Vigil's feeds need none. */

@@ -1,4 +1,5 @@
 /** Wire shapes of process search (reference core §3.2–3.5). */
+import { ALLIANCE_PROPERTIES, WatchlistTagsWire, type AllianceFields } from '../../detect/document-tags.wire.js';
 import { Type, type Static } from '@sinclair/typebox';
 
 /**
@@ -80,9 +81,9 @@ export const ProcessDocument = Type.Object({
   childproc_count: Type.Integer(),
   crossproc_count: Type.Integer(),
   processblock_count: Type.Integer(),
-  watchlists: Type.Array(Type.Object({ wid: Type.String(), value: Type.String() })),
-});
-export type ProcessDocument = Static<typeof ProcessDocument>;
+  watchlists: WatchlistTagsWire,
+}, ALLIANCE_PROPERTIES);
+export type ProcessDocument = Static<typeof ProcessDocument> & AllianceFields;
 
 export const ProcessSearchReply = Type.Object({
   terms: Type.Array(Type.String(), { description: 'the query\'s terms as parsed' }),

@@ -17,6 +17,8 @@ import { analyzeParams } from '../../query/params.js';
 import {
   facetEntry, facetParams, pageParams, pagingKey, queryTerms, scalarParam, sortParam, timeParam,
 } from '../../query/search-request.js';
+import type { DocumentTags } from '../../detect/document-tags.js';
+import { wireTags } from '../../detect/document-tags.wire.js';
 import { processDocument } from './process-search.document.js';
 import { FACETS, SORTS, type FacetField, type ProcessSearchRequest, type SortKey } from './process-search.plan.js';
 import type { ProcessSearchReply, SearchParams } from './process-search.schemas.js';
@@ -27,9 +29,13 @@ const FACET_FIELDS = Object.keys(FACETS) as FacetField[];
 /** facet=true without facet.field: the facets Carbon Black's process search listed. */
 const DEFAULT_FACETS = FACET_FIELDS.filter((field) => field !== 'os_type');
 
+/** The watchlist and feed tags of process documents, by segment row (the detection sink's segmentTags). */
+export type SegmentTagsSource = (segmentRows: readonly number[]) => Promise<Map<number, DocumentTags>>;
+
 export class ProcessSearchService {
   constructor(
     private readonly store: ProcessSearchStore,
+    private readonly tags: SegmentTagsSource = async () => new Map(),
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -53,9 +59,10 @@ export class ProcessSearchService {
       const lower = field === 'hostname' || field === 'group';
       facets[field] = counts.map((c) => facetEntry(lower ? c.name.toLowerCase() : c.name, c.count, result.total));
     }
+    const tags = result.rows.length > 0 ? await this.tags(result.rows.map((row) => row.segment_row)) : new Map<number, DocumentTags>();
     return {
       terms: queryTerms(params),
-      results: result.rows.map(processDocument),
+      results: result.rows.map((row) => ({ ...processDocument(row), ...wireTags(tags.get(row.segment_row), 'process') })),
       elapsed: (performance.now() - began) / 1000,
       comprehensive_search: true,
       all_segments: true,

@@ -25,6 +25,17 @@ export class WatchlistsService {
     private readonly now: () => number = Date.now,
   ) {}
 
+  private readonly changeListeners: (() => void)[] = [];
+
+  /** Told after a change the detection matcher must act on (new searches or IOCs to run over existing data). */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
   async list(_actor: Principal): Promise<Watchlist[]> {
     return (await this.store.list()).map(toWire);
   }
@@ -48,6 +59,7 @@ export class WatchlistsService {
     };
     checkWatchlistQuery(fields.searchQuery, fields.indexType, this.now());
     const created = await this.store.create(fields, this.now(), requestedId(body.id));
+    this.changed();
     return { id: created.id };
   }
 
@@ -74,6 +86,7 @@ export class WatchlistsService {
       checkWatchlistQuery(changes.searchQuery ?? current.searchQuery, changes.indexType ?? current.indexType, this.now());
     }
     await this.store.update(id, changes);
+    this.changed();
     return SUCCESS;
   }
 
@@ -81,6 +94,7 @@ export class WatchlistsService {
     requireGlobalAdmin(actor, 'delete watchlists');
     if ((await this.existing(id)).readonly) throw new ForbiddenError(`Watchlist ${id} is read-only and cannot be deleted`);
     await this.store.delete(id);
+    this.changed();
     return SUCCESS;
   }
 

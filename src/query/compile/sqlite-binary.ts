@@ -8,6 +8,7 @@ import type { FieldPredicate, Match } from '../analysis.js';
 import type { Fragment} from './fragment.js';
 import { FALSE, raw, sql, TRUE } from './fragment.js';
 import { Compiler, keywordFunction, loweredColumn, rangeColumn } from './sqlite-shared.js';
+import { binaryTagCondition } from './sqlite-tags.js';
 
 /** Metadata JSON paths of the fields a sensor reports about a file (sensor-protocol.schemas.ts). */
 const METADATA_PATH: Record<string, string> = {
@@ -28,6 +29,10 @@ export interface BinaryScope {
 export class BinaryConditions extends Compiler {
   constructor(private readonly alias: string, private readonly scope: BinaryScope) {
     super();
+  }
+
+  protected override dynamicField(predicate: FieldPredicate): Fragment {
+    return binaryTagCondition(predicate, this.alias);
   }
 
   protected field(predicate: FieldPredicate): Fragment {

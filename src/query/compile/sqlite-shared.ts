@@ -21,11 +21,16 @@ export abstract class Compiler {
       case 'not':
         return sql`NOT (${this.condition(predicate.child)})`;
       case 'field':
-        return predicate.dynamic ? FALSE : this.field(predicate);
+        return predicate.dynamic ? this.dynamicField(predicate) : this.field(predicate);
     }
   }
 
   protected abstract field(predicate: FieldPredicate): Fragment;
+
+  /** `watchlist_<id>`, `alliance_score_<feed>` …: nothing matches unless the index keeps them. */
+  protected dynamicField(_predicate: FieldPredicate): Fragment {
+    return FALSE;
+  }
 }
 
 /** A column holding lower-cased values (process_name, md5, …): index-friendly comparisons. */

@@ -35,6 +35,13 @@ describe('SQLite compilation golden cases', () => {
     }
   });
 
+  it('looks each segment up in the postings when asked to probe (the detection matcher checks few segments)', () => {
+    const { predicate } = analyzeParams({ q: 'domain:evil.com username:bob' }, { index: 'process', now });
+    assert.equal(inlineParams(compileProcessCondition(predicate, { probe: true })),
+      "(EXISTS (SELECT 1 FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'domain' AND (value = 'evil.com' OR value GLOB '*.evil.com')) AND segment_row = s.id) AND "
+      + "p.username IN (WITH RECURSIVE d(v) AS (SELECT min(username) FROM processes UNION ALL SELECT (SELECT min(username) FROM processes WHERE username > d.v) FROM d WHERE d.v IS NOT NULL) SELECT v FROM d WHERE v IS NOT NULL AND vigil_keyword(v, 'bob')))");
+  });
+
   it('limits where-seen binary fields to the observations of the given groups', () => {
     const { predicate } = analyzeParams({ q: 'hostname:web-01' }, { index: 'binary', now });
     assert.match(inlineParams(compileBinaryCondition(predicate, { observedInGroups: [2, 3] })),

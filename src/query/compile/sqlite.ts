@@ -15,8 +15,16 @@
  * - sha256 of children, modules and written files is matched through the binaries the server
  *   knows (sha256 → md5), since the term index keeps only md5s of those.
  *
+ * - watchlist and feed tags (`watchlist_<id>`, `alliance_*_<feed>`) are read from the detection
+ *   hit tables (sqlite-tags.ts).
+ *
  * Fields Vigil records no data for (process_id / parent_id as 64-bit numbers, blocked_status,
- * watchlist and feed fields until those exist, EMET) match nothing, and their negation everything.
+ * EMET) match nothing, and their negation everything.
+ *
+ * Two shapes of the same condition: a search over all data collects each event field's segments
+ * from the postings (`s.id IN (…)`), while the detection matcher, which checks only the few
+ * segments written since its last run, asks for `probe`: each of those segments is looked up in
+ * the postings instead, so its cost follows the new data rather than everything stored.
  */
 import type { FieldPredicate, Match, Predicate } from '../analysis.js';
 import type { Fragment} from './fragment.js';
@@ -24,6 +32,7 @@ import { FALSE, globLiteral, globPattern, joinFragments, raw, sql, TRUE, type Sq
 import { BinaryConditions, type BinaryScope } from './sqlite-binary.js';
 import { isExtensionToken } from '../values/cmdline.js';
 import { bounded, Compiler, keywordFunction, loweredColumn, rangeColumn } from './sqlite-shared.js';
+import { processTagCondition } from './sqlite-tags.js';
 
 export interface CompiledCondition {
   readonly sql: string;
@@ -37,8 +46,13 @@ export interface CompiledCondition {
   readonly postingTerms?: { readonly sql: string; readonly params: readonly SqlParam[] };
 }
 
-export function compileProcessCondition(predicate: Predicate): CompiledCondition {
-  const compiler = new ProcessCompiler();
+export interface ProcessCompileOptions {
+  /** Look each segment up in the postings (few segments) rather than collect the postings (a search). */
+  readonly probe?: boolean;
+}
+
+export function compileProcessCondition(predicate: Predicate, options: ProcessCompileOptions = {}): CompiledCondition {
+  const compiler = new ProcessCompiler(options.probe === true);
   const fragment = compiler.condition(predicate);
   const compiled = finish(fragment, compiler.readsSegments);
   const lookup = compiler.lastLookup;
@@ -78,6 +92,14 @@ class ProcessCompiler extends Compiler {
   readsSegments = false;
   private readonly binary = new BinaryConditions('b', {});
 
+  constructor(private readonly probe: boolean) {
+    super();
+  }
+
+  protected override dynamicField(predicate: FieldPredicate): Fragment {
+    return processTagCondition(predicate);
+  }
+
   protected field(predicate: FieldPredicate): Fragment {
     const { field, match } = predicate;
     if (predicate.source === 'binary') return this.binaryJoin(predicate);
@@ -99,7 +121,7 @@ class ProcessCompiler extends Compiler {
         return this.cmdline(match);
       case 'username':
       case 'hostname':
-        return distinctKeyword(`p.${field}`, field, match);
+        return distinctKeyword(`p.${field}`, field, match, this.probe);
       case 'group':
         return match.kind === 'exists' ? TRUE : sql`p.group_id IN (SELECT id FROM sensor_groups WHERE ${keywordFunction('name', match)})`;
       case 'host_type':
@@ -125,7 +147,9 @@ class ProcessCompiler extends Compiler {
   private segmentsWithTerm(fields: readonly string[], match: Fragment | undefined): Fragment {
     this.readsSegments = true;
     const terms = termIds(fields, match);
-    const fragment = sql`s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (${terms}))`;
+    const fragment = this.probe
+      ? sql`EXISTS (SELECT 1 FROM event_postings WHERE term_id IN (${terms}) AND segment_row = s.id)`
+      : sql`s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (${terms}))`;
     this.lastLookup = { fragment, terms };
     return fragment;
   }
@@ -143,7 +167,12 @@ class ProcessCompiler extends Compiler {
   private cmdline(match: Match): Fragment {
     if (match.kind === 'exists') return sql`p.cmdline <> ''`;
     if (match.kind !== 'tokens') return FALSE;
-    const each = match.tokens.map((token) => sql`p.id IN (SELECT t.process_id FROM event_postings e JOIN segments t ON t.id = e.segment_row WHERE e.term_id IN (${termIds(['cmdline'], tokenValue(token, match.wildcard))}))`);
+    const each = match.tokens.map((token) => {
+      const terms = termIds(['cmdline'], tokenValue(token, match.wildcard));
+      return this.probe
+        ? sql`EXISTS (SELECT 1 FROM segments t CROSS JOIN event_postings e ON e.segment_row = t.id WHERE t.process_id = p.id AND e.term_id IN (${terms}))`
+        : sql`p.id IN (SELECT t.process_id FROM event_postings e JOIN segments t ON t.id = e.segment_row WHERE e.term_id IN (${terms}))`;
+    });
     if (match.tokens.length > 1) each.push(sql`vigil_tokens(p.cmdline, 'cmdline', ${JSON.stringify(match.tokens)}, ${match.wildcard ? 1 : 0})`);
     return each.length === 1 ? each[0]! : sql`(${joinFragments(each, ' AND ')})`;
   }
@@ -252,12 +281,12 @@ function domainValue(match: Extract<Match, { kind: 'domain' }>): Fragment {
  * another condition reads no process row (hostnames stay a column condition: the per-host counts
  * read them).
  */
-function distinctKeyword(column: string, name: string, match: Match): Fragment {
+function distinctKeyword(column: string, name: string, match: Match, probe: boolean): Fragment {
   if (match.kind === 'exists') return sql`${raw(column)} <> ''`;
   const distinct = `WITH RECURSIVE d(v) AS (SELECT min(${name}) FROM processes UNION ALL `
     + `SELECT (SELECT min(${name}) FROM processes WHERE ${name} > d.v) FROM d WHERE d.v IS NOT NULL)`;
   const values = sql`${raw(distinct)} SELECT v FROM d WHERE v IS NOT NULL AND ${keywordFunction('v', match)}`;
-  return name === 'username' ? sql`p.id IN (SELECT id FROM processes WHERE ${raw(name)} IN (${values}))` : sql`${raw(column)} IN (${values})`;
+  return name === 'username' && !probe ? sql`p.id IN (SELECT id FROM processes WHERE ${raw(name)} IN (${values}))` : sql`${raw(column)} IN (${values})`;
 }
 
 /** Enum columns store the sensor's spelling (`domain_controller`); the query has the canonical one. */

@@ -1,0 +1,52 @@
+/**
+ * Detection as the server runs it: the matcher told of every ingest commit and of every watchlist
+ * and feed change, and the scheduled feed synchronization. Failures of background work are
+ * reported as process warnings; the next run tries again.
+ */
+import type { Config } from '../config/schema.js';
+import type { SqliteReadPool } from '../db/dialects/sqlite-read-pool.js';
+import { siblingModule } from '../db/worker-threads.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
+import type { FeedsService } from '../modules/feeds/feeds.service.js';
+import type { WatchlistsService } from '../modules/watchlists/watchlists.service.js';
+import type { DetectionService } from './detection-sink.js';
+import type { MatchJob, MatchResult } from './match.plan.js';
+import { DetectionMatcher } from './matcher.js';
+
+/** The read pool handler module the matcher's jobs run in, and its name in the pool. */
+export const DETECTION_MATCH_HANDLER = { name: 'detection-match', url: siblingModule(import.meta.url, 'match.sqlite') };
+
+export interface DetectionRuntime {
+  matcher: DetectionMatcher;
+  close(): Promise<void>;
+}
+
+export function startDetection(
+  config: Config,
+  parts: { pool: SqliteReadPool; sink: DetectionService; ingest: IngestPipeline; watchlists: WatchlistsService; feeds: FeedsService },
+): DetectionRuntime {
+  const warn = (what: string) => (error: unknown) => process.emitWarning(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  const matcher = new DetectionMatcher({
+    run: (job: MatchJob) => parts.pool.run<MatchResult>(DETECTION_MATCH_HANDLER.name, job),
+    sink: parts.sink,
+    enabledWatchlists: () => parts.watchlists.enabledWatchlists(),
+    onError: warn('detection matcher'),
+  }, { coalesceMs: config.detectionCoalesceMs, catchUpIntervalMs: config.watchlistIntervalMinutes * 60_000 });
+  if (config.detectionMatcherEnabled) {
+    parts.ingest.onCommitted(() => matcher.committed());
+    parts.watchlists.onChange(() => matcher.watchlistsChanged());
+    parts.feeds.onChange(() => matcher.feedsChanged());
+    matcher.start();
+  }
+  const feedSync = setInterval(() => {
+    parts.feeds.synchronizeAll((feedId, error) => warn(`scheduled synchronization of feed ${feedId}`)(error)).catch(warn('feed synchronization'));
+  }, config.feedSyncIntervalMinutes * 60_000);
+  feedSync.unref();
+  return {
+    matcher,
+    async close() {
+      clearInterval(feedSync);
+      await matcher.close();
+    },
+  };
+}

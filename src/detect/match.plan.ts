@@ -1,0 +1,53 @@
+/**
+ * What the matcher (matcher.ts, on the request thread) asks the read pool's detection handler
+ * (match.sqlite.ts) and what it answers. Both sides of the pool use these types.
+ */
+import type { SqlParam } from '../query/compile/fragment.js';
+import type { ValueIocType } from '../modules/feeds/cbfeed.js';
+
+/** One search to match: a watchlist's, or a feed report's query IOC. */
+export interface MatchSpec {
+  owner: 'watchlist' | 'report';
+  /** The watchlist id or the report row. */
+  id: number;
+  index: 'events' | 'modules';
+  /** The compiled condition: over `s` and `p` (events), or the binaries row `b` (modules). */
+  sql: string;
+  params: readonly SqlParam[];
+  /** Catch-up only: documents written at or after this server time; null: all data. */
+  fromMs?: number | null;
+}
+
+export type MatchJob =
+  /**
+   * Segments written since `fromMs` (server clock): every spec against them, and the feeds' value
+   * IOCs against their process and event values. `afterRow` is the highest segment row the last
+   * live run saw: rows above it are new, the others updated.
+   */
+  | { kind: 'live'; fromMs: number; afterRow: number; specs: MatchSpec[]; iocVersion: number }
+  /** Each spec over the documents written since its own fromMs. */
+  | { kind: 'catch-up'; specs: MatchSpec[] }
+  /** The value IOCs of these reports (all when null) over all stored data. */
+  | { kind: 'iocs'; reportRows: number[] | null };
+
+/** A document one IOC value of a report was found in. */
+export interface IocHit {
+  reportRow: number;
+  type: ValueIocType;
+  value: string;
+  segment?: number;
+  md5?: string;
+}
+
+export interface MatchResult {
+  /** The newest segment write (and binary first sight) the run's snapshot holds: the next run's start. */
+  throughMs: number;
+  binariesThroughMs: number;
+  /** The highest segment row the snapshot holds. */
+  lastRow: number;
+  /** Segments the live run checked. */
+  checked: number;
+  /** Per spec (same order as asked), the documents it newly found: segment rows, or md5s. */
+  found: (number | string)[][];
+  iocHits: IocHit[];
+}

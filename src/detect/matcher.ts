@@ -1,0 +1,243 @@
+/**
+ * The detection matcher: runs enabled watchlists and feed IOCs against data as it arrives and on
+ * schedule, and hands what it finds to the detection sink (which tags, counts and alerts).
+ *
+ * - Live: after each ingest commit, within `coalesceMs` (commits meanwhile join), one read-pool
+ *   job checks the segments written since the last live run against every events search and the
+ *   value IOCs. Off the request thread; hits reach the sink well within a second of the commit.
+ * - Catch-up: every `catchUpIntervalMs`, at start and right after a watchlist or feed changes,
+ *   each search runs over what was written since its cursor (everything, for a new or changed
+ *   search; binaries, for modules watchlists and md5 IOCs), and a changed feed's value IOCs over
+ *   all stored data.
+ *
+ * Runs are serial, and each finds only documents its search has not tagged yet, so the live and
+ * catch-up paths never report a document twice (total_hits and alerts count it once). A search's
+ * cursor moves with the live runs only once it has caught up with them (its cursor is at or past
+ * where the live run began); cursors are written at most every `cursorWriteMs` and on close.
+ */
+import type { WatchlistRecord } from '../modules/watchlists/watchlists.store.js';
+import type { DetectionService } from './detection-sink.js';
+import type { CursorAdvance } from './detection.store.js';
+import type { IocHit, MatchJob, MatchResult } from './match.plan.js';
+import { formatCursor, parseCursor, reportSearches, SpecCompiler, type Search } from './match-specs.js';
+import { LagRecorder } from './lag.js';
+
+export interface MatcherOptions {
+  coalesceMs: number;
+  catchUpIntervalMs: number;
+  cursorWriteMs?: number;
+  /**
+   * How long after a watchlist change its catch-up waits: a client creates a watchlist and then
+   * turns its alert action on, and hits found in between would tag without alerting.
+   */
+  changeDelayMs?: number;
+}
+
+export interface MatcherDeps {
+  run(job: MatchJob): Promise<MatchResult>;
+  sink: DetectionService;
+  enabledWatchlists(): Promise<WatchlistRecord[]>;
+  now?: () => number;
+  /** Failures of a run (the matcher carries on with the next). */
+  onError?: (error: unknown) => void;
+}
+
+/** Documents per sink call: a catch-up over old data may find many, and each call is one transaction. */
+const REPORT_CHUNK = 1000;
+
+export class DetectionMatcher {
+  private readonly now: () => number;
+  private readonly specs: SpecCompiler;
+  private readonly lag = new LagRecorder();
+  private searches: Search[] | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private live: { fromMs: number; afterRow: number } | undefined;
+  private liveTimer: NodeJS.Timeout | undefined;
+  /** When the oldest commit the next live run covers was acknowledged. */
+  private pendingSinceMs: number | undefined;
+  private catchUpTimer: NodeJS.Timeout | undefined;
+  private changeTimer: NodeJS.Timeout | undefined;
+  private feedTimer: NodeJS.Timeout | undefined;
+  private lastCursorWriteMs = 0;
+  private iocVersion = 0;
+  private closed = false;
+
+  constructor(private readonly deps: MatcherDeps, private readonly options: MatcherOptions) {
+    this.now = deps.now ?? Date.now;
+    this.specs = new SpecCompiler(this.now);
+  }
+
+  /** Starts live matching from what is stored now, and runs the first catch-up pass. */
+  start(): void {
+    this.enqueue(async () => {
+      const marks = await this.deps.run({ kind: 'catch-up', specs: [] });
+      this.live = { fromMs: marks.throughMs, afterRow: marks.lastRow };
+    });
+    this.catchUp({ iocs: null });
+    this.catchUpTimer = setInterval(() => this.catchUp(), this.options.catchUpIntervalMs);
+    this.catchUpTimer.unref();
+  }
+
+  /** An ingest commit was acknowledged: match it soon. */
+  committed(): void {
+    if (this.closed || !this.live) return;
+    this.pendingSinceMs ??= this.now();
+    this.liveTimer ??= setTimeout(() => {
+      this.liveTimer = undefined;
+      this.enqueue(() => this.liveRun());
+    }, this.options.coalesceMs);
+  }
+
+  /** A watchlist was created, changed or deleted: its search runs over the existing data shortly. */
+  watchlistsChanged(): void {
+    this.searches = undefined;
+    clearTimeout(this.changeTimer);
+    this.changeTimer = setTimeout(() => this.catchUp(), this.options.changeDelayMs ?? 2000);
+  }
+
+  /** A feed was added, synchronized or changed: its IOCs are matched against the existing data shortly. */
+  feedsChanged(): void {
+    this.searches = undefined;
+    this.iocVersion++;
+    clearTimeout(this.feedTimer);
+    this.feedTimer = setTimeout(() => this.catchUp({ iocs: null }), this.options.changeDelayMs ?? 2000);
+  }
+
+  /** Commit-to-hit lag of the live runs so far (ms). */
+  lagStats() {
+    return this.lag.stats();
+  }
+
+  /** Waits for the runs under way and queued (tests and shutdown). */
+  async idle(): Promise<void> {
+    let seen: Promise<void> | undefined;
+    while (seen !== this.chain) {
+      seen = this.chain;
+      await seen;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.catchUpTimer);
+    clearTimeout(this.liveTimer);
+    clearTimeout(this.changeTimer);
+    clearTimeout(this.feedTimer);
+    await this.idle();
+    if (this.searches) await this.writeCursors(true);
+  }
+
+  private catchUp(what: { iocs?: number[] | null } = {}): void {
+    this.enqueue(async () => {
+      for (const search of await this.currentSearches()) await this.catchUpSearch(search);
+      if (what.iocs !== undefined) await this.reportIocs(await this.deps.run({ kind: 'iocs', reportRows: what.iocs }));
+      await this.writeCursors(true);
+      this.specs.prune();
+    });
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    if (this.closed) return;
+    this.chain = this.chain.then(task).catch((error: unknown) => this.deps.onError?.(error));
+  }
+
+  private async currentSearches(): Promise<Search[]> {
+    if (this.searches) return this.searches;
+    const watchlists: Search[] = (await this.deps.enabledWatchlists()).map((w) => ({
+      owner: 'watchlist', id: w.id, index: w.indexType, query: w.searchQuery, stored: w.matchCursor, cursor: parseCursor(w.matchCursor),
+    }));
+    const reports = (await this.deps.sink.queryReports()).flatMap((r) => reportSearches(r.reportRow, r.queries, r.cursor));
+    this.searches = [...watchlists, ...reports];
+    return this.searches;
+  }
+
+  private async liveRun(): Promise<void> {
+    const live = this.live!;
+    const since = this.pendingSinceMs;
+    this.pendingSinceMs = undefined;
+    const searches = (await this.currentSearches()).filter((s) => s.index === 'events');
+    const specs = searches.map((s) => this.specs.spec(s, true));
+    const runnable = searches.filter((_, i) => specs[i] !== undefined);
+    const result = await this.deps.run({
+      kind: 'live', fromMs: live.fromMs, afterRow: live.afterRow, specs: specs.filter((s) => s !== undefined), iocVersion: this.iocVersion,
+    });
+    const ranAtMs = this.now();
+    await this.reportFound(runnable, result.found, ranAtMs);
+    await this.reportIocs(result);
+    for (const search of runnable) {
+      if (search.cursor.segments !== null && search.cursor.segments >= live.fromMs) search.cursor.segments = result.throughMs;
+    }
+    this.live = { fromMs: result.throughMs, afterRow: result.lastRow };
+    if (since !== undefined) this.lag.record(this.now() - since);
+    await this.writeCursors(false);
+  }
+
+  private async catchUpSearch(search: Search): Promise<void> {
+    const spec = this.specs.spec(search, false);
+    if (!spec) return;
+    const result = await this.deps.run({ kind: 'catch-up', specs: [spec] });
+    await this.reportFound([search], result.found, this.now());
+    if (search.index === 'events') search.cursor.segments = result.throughMs;
+    else search.cursor.binaries = result.binariesThroughMs;
+  }
+
+  /** Hands each search's new documents to the sink, in chunks. */
+  private async reportFound(searches: readonly Search[], found: readonly (number | string)[][], ranAtMs: number): Promise<void> {
+    for (const [i, search] of searches.entries()) {
+      const documents = found[i] ?? [];
+      for (let at = 0; at < documents.length; at += REPORT_CHUNK) {
+        const chunk = documents.slice(at, at + REPORT_CHUNK);
+        const [segments, binaries] = [chunk.filter((d) => typeof d === 'number'), chunk.filter((d) => typeof d === 'string')];
+        if (search.owner === 'watchlist') {
+          await this.deps.sink.watchlistRan({ watchlistId: search.id, ranAtMs, segments, binaries });
+        } else {
+          const hit = { reportRow: search.id, iocType: 'query' as const, iocValue: search.query, atMs: ranAtMs };
+          await this.deps.sink.feedHits([...segments.map((segment) => ({ ...hit, segment })), ...binaries.map((md5) => ({ ...hit, md5 }))]);
+        }
+      }
+    }
+  }
+
+  private async reportIocs(result: { iocHits: IocHit[] }): Promise<void> {
+    const atMs = this.now();
+    for (let at = 0; at < result.iocHits.length; at += REPORT_CHUNK) {
+      await this.deps.sink.feedHits(result.iocHits.slice(at, at + REPORT_CHUNK).map((hit) => ({
+        reportRow: hit.reportRow, iocType: hit.type, iocValue: hit.value, atMs, segment: hit.segment, md5: hit.md5,
+        iocAttr: { [`ioc_${hit.type}`]: hit.value },
+      })));
+    }
+  }
+
+  /** Stores the cursors that moved; a report's is the least advanced of its queries'. */
+  private async writeCursors(now: boolean): Promise<void> {
+    const at = this.now();
+    if (!this.searches || (!now && at - this.lastCursorWriteMs < (this.options.cursorWriteMs ?? 2000))) return;
+    this.lastCursorWriteMs = at;
+    const byOwner = new Map<string, Search[]>();
+    for (const search of this.searches) {
+      const key = `${search.owner}:${search.id}`;
+      byOwner.set(key, [...(byOwner.get(key) ?? []), search]);
+    }
+    const advances: CursorAdvance[] = [];
+    for (const group of byOwner.values()) {
+      const least = (k: 'segments' | 'binaries') => {
+        const values = group.map((s) => s.cursor[k]);
+        return values.some((v) => v === null) ? null : Math.min(...(values as number[]));
+      };
+      // A cursor only ever says how far every query of its owner got; kinds a search never reads stay as they were.
+      const kept = parseCursor(group[0]!.stored);
+      const to = formatCursor({
+        segments: group.some((s) => s.index === 'events') ? least('segments') : kept.segments,
+        binaries: group.some((s) => s.index === 'modules') ? least('binaries') : kept.binaries,
+      });
+      if (to !== group[0]!.stored) advances.push({ owner: group[0]!.owner, id: group[0]!.id, from: group[0]!.stored, to });
+    }
+    if (advances.length === 0) return;
+    const done = new Set((await this.deps.sink.advanceCursors(advances, at)).map((a) => `${a.owner}:${a.id}`));
+    for (const advance of advances) {
+      const group = byOwner.get(`${advance.owner}:${advance.id}`)!;
+      if (done.has(`${advance.owner}:${advance.id}`)) for (const search of group) search.stored = advance.to;
+      else this.searches = undefined;
+    }
+  }
+}
