@@ -117,6 +117,7 @@ export async function createContainer(config: Config): Promise<Container> {
   const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE));
   const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
     workers: config.searchWorkers,
+    timeLimitMs: config.searchTimeLimitMs,
     handlers: { [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url, [BINARY_SEARCH_HANDLER.name]: BINARY_SEARCH_HANDLER.url },
   });
   const ingest = new IngestPipeline(

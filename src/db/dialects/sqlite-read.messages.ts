@@ -8,6 +8,8 @@ export interface ReadJob {
   request: unknown;
   /** Run inside this paging snapshot (see ReadPool.run). */
   snapshot?: { key: string; fresh: boolean } | undefined;
+  /** Epoch ms after which the pool has given up on the job: a worker reaching it later skips it. */
+  deadline?: number | undefined;
 }
 
 export interface ReadReply {

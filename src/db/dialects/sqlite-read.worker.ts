@@ -66,6 +66,7 @@ function run(job: ReadJob): unknown {
   const handler = handlers.get(job.handler);
   if (!handler) throw new Error(`no read handler ${job.handler}`);
   const now = Date.now();
+  if (job.deadline !== undefined && now >= job.deadline) throw new Error('the time limit passed before the job started');
   releaseStale(now);
   if (!job.snapshot) {
     const connection = open();
