@@ -13,7 +13,7 @@
 import type { Worker } from 'node:worker_threads';
 import { ReadTimeout } from '../errors.js';
 import { startSiblingWorker } from '../worker-threads.js';
-import type { ReadJob, ReadReply, ReadWorkerInit, SnapshotLimits } from './sqlite-read.messages.js';
+import { READ_TIMEOUT_CODE, type ReadJob, type ReadReply, type ReadWorkerInit, type SnapshotLimits } from './sqlite-read.messages.js';
 
 export interface ReadPoolOptions {
   workers: number;
@@ -120,7 +120,8 @@ export class SqliteReadPool {
       const pending = this.pending.get(reply.id);
       if (!pending) return;
       this.settle(reply.id, pending);
-      if (reply.error) pending.reject(Object.assign(new Error(`search: ${reply.error.message}`), { code: reply.error.code }));
+      if (reply.error?.code === READ_TIMEOUT_CODE) pending.reject(new ReadTimeout(this.timeLimitMs!));
+      else if (reply.error) pending.reject(Object.assign(new Error(`search: ${reply.error.message}`), { code: reply.error.code }));
       else pending.resolve(reply.result);
     });
     const fail = (error: Error) => {

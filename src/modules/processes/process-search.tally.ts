@@ -52,6 +52,18 @@ class FieldTally {
     return result;
   }
 
+  /** Whether the tally counts anything yet (built by a request or warmed). */
+  get built(): boolean {
+    return this.lastRow >= 0;
+  }
+
+  /** Takes counts made elsewhere (FacetTally.warm) at the snapshot whose largest segment row is maxRow. */
+  install(counts: Counts, deferred: Set<number>, maxRow: number): void {
+    this.counts = counts;
+    this.deferred = deferred;
+    this.lastRow = maxRow;
+  }
+
   private build(connection: Database.Database, maxRow: number): void {
     this.counts = new Map();
     const rows = cachedStatement(connection, 
@@ -59,7 +71,7 @@ class FieldTally {
        JOIN process_segment_counts c ON c.process_row = p.id WHERE p.process_name <> '' GROUP BY 1, 2`,
     ).all() as { g: number; v: string | number; n: number }[];
     for (const row of rows) add(this.counts, row.g, row.v, row.n);
-    this.deferred = new Set(cachedStatement(connection, "SELECT id FROM processes WHERE process_name = ''").pluck().all() as number[]);
+    this.deferred = namelessProcesses(connection);
     this.lastRow = maxRow;
   }
 
@@ -98,14 +110,56 @@ class FieldTally {
   }
 }
 
+function namelessProcesses(connection: Database.Database): Set<number> {
+  return new Set(cachedStatement(connection, "SELECT id FROM processes WHERE process_name = ''").pluck().all() as number[]);
+}
+
+function largestSegmentRow(connection: Database.Database): number {
+  return cachedStatement(connection, 'SELECT coalesce(max(id), 0) FROM segments').pluck().get() as number;
+}
+
+/** Processes read per warm-up step: a few tens of milliseconds, so searches run between steps. */
+const WARM_STEP = 20_000;
+
 /** One worker's tallies, by facet field. */
 export class FacetTally {
   private readonly fields = new Map<FacetField, FieldTally>();
 
   read(connection: Database.Database, field: FacetField, groups: readonly number[] | null): Map<string | number, number> | undefined {
+    return this.tally(field).read(connection, largestSegmentRow(connection), groups);
+  }
+
+  /**
+   * Builds the tallies of `fields` at the connection's snapshot in steps of WARM_STEP processes,
+   * reading each process once for all of them, so no request pays a build (~0.5 s per field on
+   * the 2M-segment benchmark). A field a request built meanwhile keeps its own, fresher tally.
+   */
+  *warm(connection: Database.Database, fields: readonly FacetField[]): Generator<void, void, void> {
+    const maxRow = largestSegmentRow(connection);
+    const lastProcess = cachedStatement(connection, 'SELECT coalesce(max(id), 0) FROM processes').pluck().get() as number;
+    const counts: Counts[] = fields.map(() => new Map());
+    const slice = cachedStatement(connection,
+      `SELECT p.group_id, ${fields.map((field) => FACETS[field].expr).join(', ')}, c.segments FROM processes p
+       JOIN process_segment_counts c ON c.process_row = p.id WHERE p.id > ? AND p.id <= ? AND p.process_name <> ''`,
+    ).raw();
+    for (let from = 0; from < lastProcess; from += WARM_STEP) {
+      for (const row of slice.iterate(from, from + WARM_STEP) as Iterable<(string | number)[]>) {
+        const group = row[0] as number;
+        const n = row[fields.length + 1] as number;
+        for (let i = 0; i < fields.length; i++) add(counts[i]!, group, row[i + 1]!, n);
+      }
+      yield;
+    }
+    const deferred = namelessProcesses(connection);
+    fields.forEach((field, i) => {
+      const tally = this.tally(field);
+      if (!tally.built) tally.install(counts[i]!, new Set(deferred), maxRow);
+    });
+  }
+
+  private tally(field: FacetField): FieldTally {
     let tally = this.fields.get(field);
     if (!tally) this.fields.set(field, (tally = new FieldTally(FACETS[field].expr)));
-    const maxRow = (cachedStatement(connection, 'SELECT coalesce(max(id), 0) FROM segments').pluck().get() as number);
-    return tally.read(connection, maxRow, groups);
+    return tally;
   }
 }
