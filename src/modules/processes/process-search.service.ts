@@ -17,9 +17,10 @@ import { analyzeParams } from '../../query/params.js';
 import {
   facetEntry, facetParams, pageParams, pagingKey, queryTerms, scalarParam, sortParam, timeParam,
 } from '../../query/search-request.js';
-import { processDocument } from './process-search.document.js';
-import { FACETS, SORTS, type FacetField, type ProcessSearchRequest, type SortKey } from './process-search.plan.js';
-import type { ProcessSearchReply, SearchParams } from './process-search.schemas.js';
+import { processDocument, spanOf } from './process-document.js';
+import { processRecord, segmentRecord } from './process-rows.js';
+import { FACETS, SORTS, type FacetField, type ProcessRow, type ProcessSearchRequest, type SortKey } from './process-search.plan.js';
+import type { ProcessSearchDocument, ProcessSearchReply, SearchParams } from './process-search.schemas.js';
 import type { ProcessSearchStore } from './process-search.store.js';
 
 const SORT_KEYS = Object.keys(SORTS) as SortKey[];
@@ -55,7 +56,7 @@ export class ProcessSearchService {
     }
     return {
       terms: queryTerms(params),
-      results: result.rows.map(processDocument),
+      results: result.rows.map(searchDocument),
       elapsed: (performance.now() - began) / 1000,
       comprehensive_search: true,
       all_segments: true,
@@ -68,6 +69,11 @@ export class ProcessSearchService {
       filtered: {},
     };
   }
+}
+
+/** A matching segment as process search shows it: the process document, and the watchlists that hit it. */
+function searchDocument(row: ProcessRow): ProcessSearchDocument {
+  return { ...processDocument(processRecord(row), spanOf(segmentRecord(row, row.segment_row))), watchlists: [] };
 }
 
 /** q, cb.q.*, cb.fq.* and the cb.min/max_last_(server_)update bounds as one predicate. */

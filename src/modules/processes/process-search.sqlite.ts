@@ -11,7 +11,9 @@
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
 import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
+import { COUNTED_TYPES } from '../../ingest/prepare.js';
 import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
+import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
 import { FacetTally } from './process-search.tally.js';
 import {
   FACET_LIMIT, FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult,
@@ -28,10 +30,8 @@ export function run(connection: Database.Database, request: ProcessSearchRequest
   return new ProcessSearch(connection, request).execute();
 }
 
-const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last_server_update_ms, s.filemod_count, s.regmod_count,
-  s.netconn_count, s.modload_count, s.childproc_count, s.crossproc_count, s.processblock_count, p.sensor_id, p.pid, p.start_ms,
-  p.hostname, p.host_type, p.os_type, p.path, p.process_name, p.cmdline, p.username, p.uid, p.md5, p.sha256, p.parent_pid,
-  p.parent_start_ms, p.parent_name, p.parent_md5, p.end_ms, g.name AS group_name, se.ip_addresses`;
+const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last_server_update_ms, s.event_count,
+  ${COUNTED_TYPES.map((type) => `s.${type}_count`).join(', ')}, ${PROCESS_CONTEXT_COLUMNS}`;
 
 const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
 /** The process columns host_segment_counts repeats. */
@@ -204,8 +204,7 @@ class ProcessSearch {
   private fetch(ids: readonly number[]): ProcessRow[] {
     if (ids.length === 0) return [];
     const rows = cachedStatement(this.db, 
-      `SELECT ${ROW_COLUMNS} FROM ${SEGMENTS_AND_PROCESSES} LEFT JOIN sensor_groups g ON g.id = p.group_id
-       LEFT JOIN sensors se ON se.id = p.sensor_id WHERE s.id IN (SELECT value FROM json_each(?))`,
+      `SELECT ${ROW_COLUMNS} FROM ${SEGMENTS_AND_PROCESSES} ${PROCESS_CONTEXT_JOINS} WHERE s.id IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(ids)) as ProcessRow[];
     const byRow = new Map(rows.map((row) => [row.segment_row, row]));
     return ids.map((id) => byRow.get(id)!);
