@@ -3,6 +3,7 @@
  * time-ordered list (segment 0 merges all), then the client's time window and page.
  */
 import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { completeLists, EVENT_FORMATS, type CompleteLists, type EventApiVersion } from './event-formats/index.js';
 
 /** The events that appear in `*_complete` lists (a process's own start and end are its document). */
 export type ListedEvent = Exclude<SensorEvent, { type: 'process_start' | 'process_end' }>;
@@ -44,4 +45,17 @@ export function namedBinaries(events: readonly ListedEvent[]): Set<string> {
     else if (event.type === 'crossproc' && event.target_md5) md5s.add(event.target_md5);
   }
   return md5s;
+}
+
+/** A process's events as the events and preview routes show them, ready for the response. */
+export interface EventLists {
+  lists: CompleteLists;
+  /** The md5s of the binaries the listed events name (namedBinaries). */
+  binaries: string[];
+}
+
+/** The segments' events in time order, windowed, in one API version's `*_complete` lists. */
+export function eventLists(segments: readonly (readonly SensorEvent[])[], window: EventWindow, version: EventApiVersion, sensorId: number): EventLists {
+  const events = windowOf(timeOrdered(segments), window);
+  return { lists: completeLists(events, EVENT_FORMATS[version], sensorId), binaries: [...namedBinaries(events)] };
 }
