@@ -14,7 +14,9 @@ import { parseProcessId, processId, REFERENCE_SEGMENT, uniqueId, type ProcessKey
 import { parseClientTime } from '../../domain/record-time.js';
 import { documentTime } from '../../domain/wire-time.js';
 import type { EventApiVersion } from './event-formats/index.js';
-import { eventLists, timeOrdered, type EventLists, type EventWindow, type ListedEvent } from './process-events.js';
+import {
+  encodeEventLists, eventLists, eventsResponseBody, timeOrdered, type EncodedEventLists, type EventLists, type EventWindow, type ListedEvent,
+} from './process-events.js';
 import type { EventListStore } from './process-events.store.js';
 import { mergeSpans, processDocument, spannedDocument, type ProcessRecord, type SegmentRecord, type SegmentSpan } from './process-document.js';
 import { DEFAULT_CHILDREN, type EventsQuery, type SegmentList, type SummaryV1, type SummaryV2 } from './process-detail.schemas.js';
@@ -75,7 +77,8 @@ export class ProcessDetailService {
     };
   }
 
-  async events(actor: Principal, version: EventApiVersion, id: string, segment: string, query: EventsQuery = {}) {
+  /** The events response as JSON bytes, its lists encoded where they were read (see EncodedEventLists). */
+  async events(actor: Principal, version: EventApiVersion, id: string, segment: string, query: EventsQuery = {}): Promise<Buffer> {
     const started = performance.now();
     const { process, segments, span } = await this.locate(actor, id, segment);
     const window = {
@@ -84,17 +87,17 @@ export class ProcessDetailService {
       start: query['cb.event_start'],
       count: query['cb.event_count'],
     };
-    const { lists, binaries } = await this.eventLists(process, segments, window, version);
-    return {
+    const { members, binaries } = await this.encodedEventLists(process, segments, window, version);
+    const head = {
       elapsed: (performance.now() - started) / 1000,
       process: {
         ...spannedDocument(process, span),
         binaries: await this.binaries(actor, process, binaries),
         fork_children_count: 0,
         exec_events_count: 0,
-        ...lists,
       },
     };
+    return eventsResponseBody(head, members);
   }
 
   async preview(actor: Principal, version: 1 | 2, id: string, segment: string, q: string | undefined) {
@@ -143,6 +146,16 @@ export class ProcessDetailService {
       return this.largeReads.list({ pid: process.pid, startMs: process.startMs, sensorId: process.sensorId, segmentRows, window, version });
     }
     return eventLists(await this.store.events(keyOf(process), segmentRows), window, version, process.sensorId);
+  }
+
+  private async encodedEventLists(process: ProcessRecord, segments: readonly SegmentRecord[], window: EventWindow, version: EventApiVersion): Promise<EncodedEventLists> {
+    const events = segments.reduce((sum, segment) => sum + segment.eventCount, 0);
+    if (this.largeReads && events > EVENTS_READ_INLINE) {
+      return this.largeReads.listEncoded({
+        pid: process.pid, startMs: process.startMs, sensorId: process.sensorId, segmentRows: segments.map((s) => s.row), window, version,
+      });
+    }
+    return encodeEventLists(await this.eventLists(process, segments, window, version));
   }
 
   private async orderedEvents(process: ProcessRecord, segments: readonly SegmentRecord[]): Promise<ListedEvent[]> {

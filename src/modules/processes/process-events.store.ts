@@ -7,7 +7,7 @@
 import type { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
 import { siblingModule } from '../../db/worker-threads.js';
 import type { EventApiVersion } from './event-formats/index.js';
-import type { EventLists, EventWindow } from './process-events.js';
+import type { EncodedEventLists, EventLists, EventWindow } from './process-events.js';
 import { pooledRead } from './process-search.store.js';
 
 export interface EventListRequest {
@@ -24,6 +24,8 @@ export interface EventListRequest {
 export interface EventListStore {
   /** The listed events of these segments (eventLists): in time order, windowed and formatted. */
   list(request: EventListRequest): Promise<EventLists>;
+  /** The same, with the lists as JSON (encodeEventLists). */
+  listEncoded(request: EventListRequest): Promise<EncodedEventLists>;
 }
 
 export const PROCESS_EVENTS_HANDLER = { name: 'process-events', url: siblingModule(import.meta.url, 'process-events.sqlite') };
@@ -32,6 +34,10 @@ export class PooledEventListStore implements EventListStore {
   constructor(private readonly pool: SqliteReadPool) {}
 
   list(request: EventListRequest): Promise<EventLists> {
-    return pooledRead(this.pool, PROCESS_EVENTS_HANDLER.name, request);
+    return pooledRead(this.pool, PROCESS_EVENTS_HANDLER.name, { ...request, encoded: false });
+  }
+
+  listEncoded(request: EventListRequest): Promise<EncodedEventLists> {
+    return pooledRead(this.pool, PROCESS_EVENTS_HANDLER.name, { ...request, encoded: true });
   }
 }

@@ -59,3 +59,26 @@ export function eventLists(segments: readonly (readonly SensorEvent[])[], window
   const events = windowOf(timeOrdered(segments), window);
   return { lists: completeLists(events, EVENT_FORMATS[version], sensorId), binaries: [...namedBinaries(events)] };
 }
+
+/**
+ * EventLists with the lists already JSON: the members of an object, without its braces, as UTF-8.
+ * A large read's lists cross from the read worker as one block of bytes and go out as they are,
+ * so the request thread neither rebuilds nor serializes hundreds of thousands of entries.
+ */
+export interface EncodedEventLists {
+  members: Uint8Array;
+  binaries: string[];
+}
+
+export function encodeEventLists({ lists, binaries }: EventLists): EncodedEventLists {
+  return { members: Buffer.from(JSON.stringify(lists).slice(1, -1)), binaries };
+}
+
+/** `{"elapsed":…,"process":{…document,…lists}}`: an events response from its head and its encoded lists. */
+export function eventsResponseBody(head: { elapsed: number; process: object }, members: Uint8Array): Buffer {
+  const text = JSON.stringify(head);
+  // The head ends with the process object's and the envelope's closing braces; the lists go inside the first.
+  const opening = text.slice(0, -2);
+  const separator = members.length > 0 && opening.at(-1) !== '{' ? ',' : '';
+  return Buffer.concat([Buffer.from(opening + separator), members, Buffer.from('}}')]);
+}
