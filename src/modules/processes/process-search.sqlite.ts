@@ -45,9 +45,17 @@ const MAX_LISTED = 25_000;
 /** The facets over every document that the tally answers (the host facets come from host_segment_counts). */
 const TALLIED = (Object.keys(FACETS) as FacetField[]).filter((field) => !HOST_FACETS.has(field));
 
-/** At the worker's start: the tallies, so that no facet request pays for building one. */
-export function warm(connection: Database.Database): Iterator<void> {
-  return tally.warm(connection, TALLIED);
+/**
+ * At the worker's start: the tallies, so that no facet request pays for building one. The most
+ * asked-for facet first, alone (half the time of all of them), then the others in one pass.
+ */
+export function* warm(connection: Database.Database): Generator<void, void, void> {
+  yield* iterable(tally.warm(connection, ['process_name']));
+  yield* iterable(tally.warm(connection, TALLIED.filter((field) => field !== 'process_name')));
+}
+
+function iterable<T>(iterator: Iterator<T>): Iterable<T> {
+  return { [Symbol.iterator]: () => iterator };
 }
 
 class ProcessSearch {

@@ -42,7 +42,7 @@ describe('facet tally warm-up', () => {
     const warmed = new FacetTally();
     connection.exec('BEGIN');
     try {
-      const steps = [...warmed.warm(connection, fields)];
+      const steps = [...{ [Symbol.iterator]: () => warmed.warm(connection, fields) }];
       assert.ok(steps.length >= 1);
       assert.equal(warmed.read(older, 'process_name', null), undefined, 'the warmed tally already counts past an older snapshot');
       for (const field of fields) {
@@ -52,6 +52,20 @@ describe('facet tally warm-up', () => {
           assert.deepEqual(warmed.read(connection, field, groups), built, `${field} ${JSON.stringify(groups)}`);
         }
       }
+    } finally {
+      connection.exec('COMMIT');
+    }
+  });
+
+  it('lets a request for a field being warmed finish the warm-up instead of building its own', () => {
+    const warming = new FacetTally();
+    connection.exec('BEGIN');
+    try {
+      const steps = warming.warm(connection, ['process_name', 'username_full']);
+      assert.equal(steps.next().done, false, 'one step taken, the tallies not yet in place');
+      assert.deepEqual(warming.read(connection, 'username_full', null), new FacetTally().read(connection, 'username_full', null));
+      assert.equal(steps.next().done, true, 'the request finished the warm-up');
+      assert.equal(warming.read(older, 'process_name', null), undefined, 'process_name was warmed with it, past the older snapshot');
     } finally {
       connection.exec('COMMIT');
     }
