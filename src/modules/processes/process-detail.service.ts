@@ -103,7 +103,7 @@ export class ProcessDetailService {
   async preview(actor: Principal, version: 1 | 2, id: string, segment: string, q: string | undefined) {
     const marker = highlighter(q, this.now());
     const { process, segments, span } = await this.locate(actor, id, segment);
-    const { lists } = await this.eventLists(process, segments, {}, version);
+    const { lists } = await this.listEvents(process, segments, {}, version);
     return { ...processDocument(process, span), segment: '', ...previewLists(lists, marker) };
   }
 
@@ -139,7 +139,7 @@ export class ProcessDetailService {
     return { process, segments, span: mergeSpans(segments) };
   }
 
-  private async eventLists(process: ProcessRecord, segments: readonly SegmentRecord[], window: EventWindow, version: EventApiVersion): Promise<EventLists> {
+  private async listEvents(process: ProcessRecord, segments: readonly SegmentRecord[], window: EventWindow, version: EventApiVersion): Promise<EventLists> {
     const segmentRows = segments.map((s) => s.row);
     const events = segments.reduce((sum, segment) => sum + segment.eventCount, 0);
     if (this.largeReads && events > EVENTS_READ_INLINE) {
@@ -155,7 +155,7 @@ export class ProcessDetailService {
         pid: process.pid, startMs: process.startMs, sensorId: process.sensorId, segmentRows: segments.map((s) => s.row), window, version,
       });
     }
-    return encodeEventLists(await this.eventLists(process, segments, window, version));
+    return encodeEventLists(await this.listEvents(process, segments, window, version));
   }
 
   private async orderedEvents(process: ProcessRecord, segments: readonly SegmentRecord[]): Promise<ListedEvent[]> {
