@@ -28,6 +28,7 @@ import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
 import { ThreadedEventStore } from './modules/processes/event-store.threaded.js';
 import { ProcessDetailService } from './modules/processes/process-detail.service.js';
 import { SqlProcessDetailStore } from './modules/processes/process-detail.store.js';
+import { PooledEventListStore, PROCESS_EVENTS_HANDLER } from './modules/processes/process-events.store.js';
 import { PooledProcessSearchStore, PROCESS_SEARCH_HANDLER } from './modules/processes/process-search.store.js';
 import { ProcessSearchService } from './modules/processes/process-search.service.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
@@ -133,8 +134,11 @@ export async function createContainer(config: Config): Promise<Container> {
   const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE));
   const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
     workers: config.searchWorkers,
+    timeLimitMs: config.searchTimeLimitMs,
     handlers: {
-      [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url, [BINARY_SEARCH_HANDLER.name]: BINARY_SEARCH_HANDLER.url,
+      [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url,
+      [BINARY_SEARCH_HANDLER.name]: BINARY_SEARCH_HANDLER.url,
+      [PROCESS_EVENTS_HANDLER.name]: PROCESS_EVENTS_HANDLER.url,
       [DETECTION_MATCH_HANDLER.name]: DETECTION_MATCH_HANDLER.url,
     },
   });
@@ -158,7 +162,7 @@ export async function createContainer(config: Config): Promise<Container> {
     sensors,
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries'))),
-    processes: new ProcessDetailService(new SqlProcessDetailStore(db)),
+    processes: new ProcessDetailService(new SqlProcessDetailStore(db), new PooledEventListStore(searchPool)),
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,
     processSearch: new ProcessSearchService(new PooledProcessSearchStore(searchPool), (rows) => detection.segmentTags(rows)),

@@ -12,9 +12,7 @@
  * achieved, as one JSON line after a table.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createContainer } from '../../src/container.js';
-import { SQLITE_FILE } from '../../src/db/open.js';
+import { copyDataset } from './dataset.js';
 import { DEFAULT_DIR, generate } from './generate.js';
 
 const { values } = parseArgs({
@@ -52,14 +50,7 @@ const QUERIES: { name: string; params: Record<string, string | string[]> }[] = [
   { name: 'facets on two fields, all rows', params: { q: '', rows: '0', facet: 'true', 'facet.field': ['process_name', 'hostname'] } },
 ];
 
-const runDir = mkdtempSync(join(tmpdir(), 'vigil-bench-search-run-'));
-for (const file of [SQLITE_FILE, `${SQLITE_FILE}-wal`, `${SQLITE_FILE}-shm`]) {
-  try {
-    cpSync(join(values.dir!, file), join(runDir, file));
-  } catch {
-    // No WAL left by a clean close.
-  }
-}
+const runDir = copyDataset(values.dir!, 'vigil-bench-search-run-');
 const container = await createContainer(loadConfig({ dataDir: runDir, tls: false, port: 0, logLevel: 'silent', searchWorkers: Number(values.workers) }));
 const app = await buildApp(container, { logRequests: false });
 const server = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -91,6 +91,11 @@ export const ConfigSchema = Type.Object(
       maximum: 64,
       description: 'Threads that run searches, each with its own read-only connection to the embedded store.',
     }),
+    searchTimeLimitMs: Type.Integer({
+      default: 30_000,
+      minimum: 1,
+      description: 'A search (or a large event read) still running after this long is stopped and answered 504 query_timeout.',
+    }),
     ingestMaxEventsPerCommit: Type.Integer({
       default: 20_000,
       minimum: 1,

@@ -16,3 +16,11 @@ export class ForeignKeyViolation extends Error {
     this.name = 'ForeignKeyViolation';
   }
 }
+
+/** A read ran past the read pool's time limit and was abandoned. */
+export class ReadTimeout extends Error {
+  constructor(readonly limitMs: number) {
+    super(`the read took longer than its limit of ${limitMs} ms`);
+    this.name = 'ReadTimeout';
+  }
+}

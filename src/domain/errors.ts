@@ -12,7 +12,9 @@ export type ErrorCode =
   | 'precondition_failed'
   | 'payload_too_large'
   /** Something the server had to fetch (a feed) took too long. */
-  | 'timeout';
+  | 'timeout'
+  /** A search ran past the server's time limit and was stopped. */
+  | 'query_timeout';
 
 export class DomainError extends Error {
   constructor(
@@ -65,5 +67,12 @@ export class UnauthorizedError extends DomainError {
 export class PreconditionFailedError extends DomainError {
   constructor(message: string, reason: string) {
     super('precondition_failed', message, reason);
+  }
+}
+
+/** A search stopped at the server's time limit (config searchTimeLimitMs). */
+export class QueryTimeoutError extends DomainError {
+  constructor(limitMs: number) {
+    super('query_timeout', `The search took longer than the server's limit of ${limitMs / 1000} s and was stopped; narrow the query or its time range`);
   }
 }

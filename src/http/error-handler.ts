@@ -18,6 +18,8 @@ const STATUS_OF: Record<ErrorCode, number> = {
   precondition_failed: 412,
   payload_too_large: 413,
   timeout: 408,
+  // What Carbon Black's front end answered when a search outlived it.
+  query_timeout: 504,
 };
 
 const UNAUTHORIZED_PAGE = `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Final//EN">

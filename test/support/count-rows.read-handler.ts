@@ -2,7 +2,15 @@
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../../src/db/dialects/sqlite-read.messages.js';
 
-export function run(connection: Database.Database, request: { more: boolean; fail?: boolean }): ReadResult<number> {
+export function setup(connection: Database.Database): void {
+  connection.function('tick', { varargs: true }, () => 1);
+}
+
+/** `endless`: a query that never ends, calling a JavaScript function per row as compiled searches do. */
+export function run(connection: Database.Database, request: { more: boolean; fail?: boolean; endless?: boolean }): ReadResult<number> {
   if (request.fail) throw new Error('the handler failed');
-  return { result: connection.prepare('SELECT count(*) FROM t').pluck().get() as number, more: request.more };
+  const sql = request.endless
+    ? 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c WHERE tick(x)'
+    : 'SELECT count(*) FROM t';
+  return { result: connection.prepare(sql).pluck().get() as number, more: request.more };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { tempDir } from '../../../test/support/temp.js';
+import { ReadTimeout } from '../errors.js';
 import { SqliteDatabase } from './sqlite.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
 
@@ -63,5 +64,23 @@ describe('SQLite read pool', () => {
     await assert.rejects(pool.run('count', { more: false, fail: true }), /the handler failed/u);
     await assert.rejects(pool.run('missing', {}), /no read handler/u);
     assert.equal(typeof (await count(false)), 'number');
+  });
+
+  it('stops a job at the time limit, and the jobs queued behind it run on a new worker', async () => {
+    const limited = new SqliteReadPool(file, { workers: 1, handlers: { count: HANDLER }, timeLimitMs: 1_500 });
+    try {
+      assert.equal(typeof (await limited.run<number>('count', { more: false })), 'number', 'the worker is up');
+      const began = Date.now();
+      const endless = limited.run('count', { more: false, endless: true });
+      // Queued late enough that its own time leaves the new worker (started from source) time to boot.
+      await sleep(1_200);
+      const queued = limited.run<number>('count', { more: false });
+      await assert.rejects(endless, ReadTimeout);
+      assert.ok(Date.now() - began < 3_000, `answered after ${Date.now() - began} ms`);
+      assert.equal(await queued, await count(false), 'the job queued behind it was answered by the new worker');
+      assert.equal(await limited.run<number>('count', { more: false }), await count(false));
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -2,20 +2,32 @@
  * A small pool of read workers (sqlite-read.worker.ts), each with its own read-only connections
  * to the SQLite file. Jobs go to the least busy worker, except jobs of a paging snapshot, which
  * always go to the worker holding it.
+ *
+ * Time limit: a job unanswered `timeLimitMs` after it was sent fails with ReadTimeout. If it is
+ * the job its worker is running, the worker is terminated (V8 stops it at the next JavaScript
+ * the query reaches: a row handed back, or one of the SQL functions the query language compiles
+ * to; a statement running inside SQLite alone runs on to its end first, its result discarded)
+ * and replaced, and the jobs queued behind it go to the replacement. A job still queued when its
+ * time is up is skipped by the worker when it gets to it.
  */
 import type { Worker } from 'node:worker_threads';
+import { ReadTimeout } from '../errors.js';
 import { startSiblingWorker } from '../worker-threads.js';
-import type { ReadJob, ReadReply, ReadWorkerInit, SnapshotLimits } from './sqlite-read.messages.js';
+import { READ_TIMEOUT_CODE, type ReadJob, type ReadReply, type ReadWorkerInit, type SnapshotLimits } from './sqlite-read.messages.js';
 
 export interface ReadPoolOptions {
   workers: number;
   /** Handler name → module URL (see ReadHandler). */
   handlers: Record<string, URL>;
   snapshots?: Partial<SnapshotLimits>;
+  /** How long a job may take, from when it is sent; unlimited when absent. */
+  timeLimitMs?: number;
 }
 
 interface Pending {
   worker: number;
+  job: ReadJob;
+  timer: NodeJS.Timeout | undefined;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
@@ -28,6 +40,8 @@ export class SqliteReadPool {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  private readonly init: ReadWorkerInit;
+  private readonly timeLimitMs: number | undefined;
 
   constructor(file: string, options: ReadPoolOptions) {
     const init: ReadWorkerInit = {
@@ -35,7 +49,9 @@ export class SqliteReadPool {
       handlers: Object.fromEntries(Object.entries(options.handlers).map(([name, url]) => [name, url.href])),
       snapshots: { ...DEFAULT_SNAPSHOTS, ...options.snapshots },
     };
-    this.workers = Array.from({ length: Math.max(1, options.workers) }, (_, index) => this.start(index, init));
+    this.init = init;
+    this.timeLimitMs = options.timeLimitMs;
+    this.workers = Array.from({ length: Math.max(1, options.workers) }, (_, index) => this.start(index));
     this.busy = this.workers.map(() => 0);
   }
 
@@ -48,38 +64,75 @@ export class SqliteReadPool {
     const worker = snapshot ? hash(snapshot.key) % this.workers.length : this.leastBusy();
     const id = this.nextId++;
     this.busy[worker]!++;
+    const limit = this.timeLimitMs;
+    const job: ReadJob = { id, handler, request, snapshot, deadline: limit === undefined ? undefined : Date.now() + limit };
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { worker, resolve: resolve as (value: unknown) => void, reject });
-      const job: ReadJob = { id, handler, request, snapshot };
+      const timer = limit === undefined ? undefined : setTimeout(() => this.timeOut(id, limit), limit);
+      this.pending.set(id, { worker, job, timer, resolve: resolve as (value: unknown) => void, reject });
       this.workers[worker]!.postMessage(job);
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const pending of this.pending.values()) clearTimeout(pending.timer);
     await Promise.all(this.workers.map((worker) => worker.terminate()));
   }
 
-  private start(index: number, init: ReadWorkerInit): Worker {
-    const worker = startSiblingWorker(import.meta.url, 'sqlite-read', init);
+  private timeOut(id: number, limitMs: number): void {
+    const timedOut = this.pending.get(id);
+    if (!timedOut) return;
+    this.settle(id, timedOut);
+    timedOut.reject(new ReadTimeout(limitMs));
+    // A worker runs its jobs in the order sent: one whose earlier jobs are all answered is running it.
+    const running = ![...this.pending.keys()].some((other) => other < id && this.pending.get(other)!.worker === timedOut.worker);
+    if (running && !this.closed) this.replace(timedOut.worker);
+  }
+
+  /** Terminates a worker stuck in a job and sends the jobs queued behind it to a new one. */
+  private replace(index: number): void {
+    const stuck = this.workers[index]!;
+    const replacement = this.start(index);
+    this.workers[index] = replacement;
+    stuck.terminate().catch(() => undefined);
+    for (const [id, pending] of this.pending) {
+      if (pending.worker !== index) continue;
+      if (pending.job.deadline! > Date.now()) {
+        replacement.postMessage(pending.job);
+      } else {
+        this.settle(id, pending);
+        pending.reject(new ReadTimeout(this.timeLimitMs!));
+      }
+    }
+  }
+
+  private settle(id: number, pending: Pending): void {
+    clearTimeout(pending.timer);
+    this.pending.delete(id);
+    this.busy[pending.worker]!--;
+  }
+
+  private start(index: number): Worker {
+    const worker = startSiblingWorker(import.meta.url, 'sqlite-read', this.init);
     worker.on('message', (reply: ReadReply) => {
+      // A replaced worker may still answer before it stops; its replacement answers instead.
+      if (this.workers[index] !== worker) return;
       const pending = this.pending.get(reply.id);
       if (!pending) return;
-      this.pending.delete(reply.id);
-      this.busy[pending.worker]!--;
-      if (reply.error) pending.reject(Object.assign(new Error(`search: ${reply.error.message}`), { code: reply.error.code }));
+      this.settle(reply.id, pending);
+      if (reply.error?.code === READ_TIMEOUT_CODE) pending.reject(new ReadTimeout(this.timeLimitMs!));
+      else if (reply.error) pending.reject(Object.assign(new Error(`search: ${reply.error.message}`), { code: reply.error.code }));
       else pending.resolve(reply.result);
     });
     const fail = (error: Error) => {
       if (this.workers[index] !== undefined && this.workers[index] !== worker) return;
       for (const [id, pending] of this.pending) {
         if (pending.worker !== index) continue;
-        this.pending.delete(id);
+        this.settle(id, pending);
         pending.reject(error);
       }
       // A worker that died is replaced, so one bad query does not take search down.
-      if (!this.closed) this.workers[index] = this.start(index, init);
-      this.busy[index] = 0;
+      if (!this.closed) this.workers[index] = this.start(index);
     };
     worker.on('error', (error) => fail(error instanceof Error ? error : new Error(String(error))));
     worker.on('exit', (code) => {

@@ -8,7 +8,12 @@ export interface ReadJob {
   request: unknown;
   /** Run inside this paging snapshot (see ReadPool.run). */
   snapshot?: { key: string; fresh: boolean } | undefined;
+  /** Epoch ms after which the pool has given up on the job: a worker reaching it later skips it. */
+  deadline?: number | undefined;
 }
+
+/** The error code of a job its worker skipped because its time limit had passed. */
+export const READ_TIMEOUT_CODE = 'READ_TIMEOUT';
 
 export interface ReadReply {
   id: number;
@@ -41,6 +46,12 @@ export interface SnapshotLimits {
 export interface ReadHandler<Request = unknown, Result = unknown> {
   /** Called once per connection the worker opens (e.g. to register SQL functions). */
   setup?(connection: Database.Database): void;
+  /**
+   * Work worth doing before the first request (e.g. building caches), run once when the worker
+   * starts, inside a read transaction of its own: one step per call of `next`, jobs run between
+   * steps, so a step should take tens of milliseconds at most.
+   */
+  warm?(connection: Database.Database): Iterator<void>;
   run(connection: Database.Database, request: Request): ReadResult<Result>;
 }
 

@@ -13,7 +13,7 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ReadHandler, ReadJob, ReadReply, ReadWorkerInit } from './sqlite-read.messages.js';
+import { READ_TIMEOUT_CODE, type ReadHandler, type ReadJob, type ReadReply, type ReadWorkerInit } from './sqlite-read.messages.js';
 
 const { file, handlers: handlerUrls, snapshots: limits } = workerData as ReadWorkerInit;
 const handlers = new Map<string, ReadHandler>();
@@ -66,6 +66,9 @@ function run(job: ReadJob): unknown {
   const handler = handlers.get(job.handler);
   if (!handler) throw new Error(`no read handler ${job.handler}`);
   const now = Date.now();
+  if (job.deadline !== undefined && now >= job.deadline) {
+    throw Object.assign(new Error('the time limit passed before the job started'), { code: READ_TIMEOUT_CODE });
+  }
   releaseStale(now);
   if (!job.snapshot) {
     const connection = open();
@@ -114,6 +117,33 @@ function releaseStale(now: number): void {
     if (now - snapshot.usedMs > idleLimit || now - snapshot.takenMs > limits.maxAgeMs) release(key);
   }
 }
+
+/** The handlers' warm-ups, one step per turn of the event loop so that jobs run between steps. */
+function warmUp(): void {
+  const warming = [...handlers.values()].filter((handler) => handler.warm !== undefined);
+  const next = () => {
+    const handler = warming.shift();
+    if (!handler) return;
+    const connection = open();
+    connection.exec('BEGIN');
+    const steps = handler.warm!(connection);
+    const step = () => {
+      let done = true;
+      try {
+        done = steps.next().done === true;
+      } catch (error) {
+        // A cache left cold is built by the first request that needs it.
+        console.error('read worker warm-up failed', error);
+      }
+      if (!done) return void setImmediate(step);
+      putBack(connection);
+      next();
+    };
+    setImmediate(step);
+  };
+  next();
+}
+warmUp();
 
 // Idle snapshots must not outlive their limits just because no job comes to notice them.
 setInterval(() => releaseStale(Date.now()), Math.min(limits.firstPageMs, limits.idleMs, 10_000)).unref();

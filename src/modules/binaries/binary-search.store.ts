@@ -1,7 +1,7 @@
 /** Where binary search runs: in the read pool's workers (binary-search.sqlite.ts), like process search. */
 import type { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
 import { siblingModule } from '../../db/worker-threads.js';
-import type { PagingSnapshot } from '../processes/process-search.store.js';
+import { pooledRead, type PagingSnapshot } from '../processes/process-search.store.js';
 import type { BinarySearchRequest, BinarySearchResult } from './binary-search.plan.js';
 
 export interface BinarySearchStore {
@@ -15,6 +15,6 @@ export class PooledBinarySearchStore implements BinarySearchStore {
   constructor(private readonly pool: SqliteReadPool) {}
 
   search(request: BinarySearchRequest, paging: PagingSnapshot): Promise<BinarySearchResult> {
-    return this.pool.run(BINARY_SEARCH_HANDLER.name, request, paging);
+    return pooledRead(this.pool, BINARY_SEARCH_HANDLER.name, request, paging);
   }
 }

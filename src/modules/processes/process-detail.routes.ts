@@ -4,6 +4,7 @@
  * (/api/v1/process) lives in process-search.routes.ts.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { bytesReply } from '../binaries/binaries.schemas.js';
 import { EVENT_API_VERSIONS } from './event-formats/index.js';
@@ -12,6 +13,11 @@ import {
   SummaryQuery, SummaryV1, SummaryV2,
 } from './process-detail.schemas.js';
 import type { ProcessDetailService } from './process-detail.service.js';
+
+/** JSON the service has already encoded (the events responses): sent as it is, not serialized again. */
+function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body);
+}
 
 export const processDetailRoutes: FastifyPluginAsyncTypebox<{ processes: ProcessDetailService }> = async (app, { processes }) => {
   const tags = ['processes'];
@@ -54,7 +60,7 @@ export const processDetailRoutes: FastifyPluginAsyncTypebox<{ processes: Process
         tags, summary: `A process segment's events in the v${version} formats, in time order (segment 0: all segments merged)`,
         params: SegmentParams, querystring: EventsQuery, response: { 200: eventsReply(version) },
       },
-    }, ({ principal, params, query }) => processes.events(principal, version, params.id, params.segment, query));
+    }, async ({ principal, params, query }, reply) => sendJson(reply, await processes.events(principal, version, params.id, params.segment, query)));
   }
 
   // The 5.0 server's odd aliases for a whole process's events.
@@ -64,7 +70,7 @@ export const processDetailRoutes: FastifyPluginAsyncTypebox<{ processes: Process
         tags, summary: `A whole process's events in the v${version} formats (an alias the 5.0 server had)`,
         params: ProcessParams, querystring: EventsQuery, response: { 200: eventsReply(version) },
       },
-    }, ({ principal, params, query }) => processes.events(principal, version, params.id, '0', query));
+    }, async ({ principal, params, query }, reply) => sendJson(reply, await processes.events(principal, version, params.id, '0', query)));
   }
 
   for (const version of [1, 2] as const) {

@@ -13,8 +13,11 @@ import { canViewGroup, type Principal } from '../../domain/permissions.js';
 import { parseProcessId, processId, REFERENCE_SEGMENT, uniqueId, type ProcessKey } from '../../domain/process-id.js';
 import { parseClientTime } from '../../domain/record-time.js';
 import { documentTime } from '../../domain/wire-time.js';
-import { completeLists, EVENT_FORMATS, type EventApiVersion } from './event-formats/index.js';
-import { namedBinaries, timeOrdered, windowOf, type ListedEvent } from './process-events.js';
+import type { EventApiVersion } from './event-formats/index.js';
+import {
+  encodeEventLists, eventLists, eventsResponseBody, timeOrdered, type EncodedEventLists, type EventLists, type EventWindow, type ListedEvent,
+} from './process-events.js';
+import type { EventListStore } from './process-events.store.js';
 import { mergeSpans, processDocument, spannedDocument, type ProcessRecord, type SegmentRecord, type SegmentSpan } from './process-document.js';
 import { DEFAULT_CHILDREN, type EventsQuery, type SegmentList, type SummaryV1, type SummaryV2 } from './process-detail.schemas.js';
 import type { GroupScope, ProcessDetailStore, RelatedProcess } from './process-detail.store.js';
@@ -33,9 +36,17 @@ interface Located {
 
 type Relatives = Pick<SummaryV1, 'parent' | 'children' | 'siblings'>;
 
+/**
+ * Reads of up to this many events decode on the request thread (about a millisecond); larger ones
+ * go to a read worker, whose queue and round trip would cost a small read more than it saves.
+ */
+const EVENTS_READ_INLINE = 2_000;
+
 export class ProcessDetailService {
   constructor(
     private readonly store: ProcessDetailStore,
+    /** Where reads of more than EVENTS_READ_INLINE events run; on the request thread when absent. */
+    private readonly largeReads?: EventListStore,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -66,7 +77,8 @@ export class ProcessDetailService {
     };
   }
 
-  async events(actor: Principal, version: EventApiVersion, id: string, segment: string, query: EventsQuery = {}) {
+  /** The events response as JSON bytes, its lists encoded where they were read (see EncodedEventLists). */
+  async events(actor: Principal, version: EventApiVersion, id: string, segment: string, query: EventsQuery = {}): Promise<Buffer> {
     const started = performance.now();
     const { process, segments, span } = await this.locate(actor, id, segment);
     const window = {
@@ -75,24 +87,23 @@ export class ProcessDetailService {
       start: query['cb.event_start'],
       count: query['cb.event_count'],
     };
-    const events = windowOf(await this.orderedEvents(process, segments), window);
-    const binaries = await this.binaries(actor, process, events);
-    return {
+    const { members, binaries } = await this.encodedEventLists(process, segments, window, version);
+    const head = {
       elapsed: (performance.now() - started) / 1000,
       process: {
         ...spannedDocument(process, span),
-        binaries,
+        binaries: await this.binaries(actor, process, binaries),
         fork_children_count: 0,
         exec_events_count: 0,
-        ...completeLists(events, EVENT_FORMATS[version], process.sensorId),
       },
     };
+    return eventsResponseBody(head, members);
   }
 
   async preview(actor: Principal, version: 1 | 2, id: string, segment: string, q: string | undefined) {
     const marker = highlighter(q, this.now());
     const { process, segments, span } = await this.locate(actor, id, segment);
-    const lists = completeLists(await this.orderedEvents(process, segments), EVENT_FORMATS[version], process.sensorId);
+    const { lists } = await this.listEvents(process, segments, {}, version);
     return { ...processDocument(process, span), segment: '', ...previewLists(lists, marker) };
   }
 
@@ -128,6 +139,25 @@ export class ProcessDetailService {
     return { process, segments, span: mergeSpans(segments) };
   }
 
+  private async listEvents(process: ProcessRecord, segments: readonly SegmentRecord[], window: EventWindow, version: EventApiVersion): Promise<EventLists> {
+    const segmentRows = segments.map((s) => s.row);
+    const events = segments.reduce((sum, segment) => sum + segment.eventCount, 0);
+    if (this.largeReads && events > EVENTS_READ_INLINE) {
+      return this.largeReads.list({ pid: process.pid, startMs: process.startMs, sensorId: process.sensorId, segmentRows, window, version });
+    }
+    return eventLists(await this.store.events(keyOf(process), segmentRows), window, version, process.sensorId);
+  }
+
+  private async encodedEventLists(process: ProcessRecord, segments: readonly SegmentRecord[], window: EventWindow, version: EventApiVersion): Promise<EncodedEventLists> {
+    const events = segments.reduce((sum, segment) => sum + segment.eventCount, 0);
+    if (this.largeReads && events > EVENTS_READ_INLINE) {
+      return this.largeReads.listEncoded({
+        pid: process.pid, startMs: process.startMs, sensorId: process.sensorId, segmentRows: segments.map((s) => s.row), window, version,
+      });
+    }
+    return encodeEventLists(await this.listEvents(process, segments, window, version));
+  }
+
   private async orderedEvents(process: ProcessRecord, segments: readonly SegmentRecord[]): Promise<ListedEvent[]> {
     return timeOrdered(await this.store.events(keyOf(process), segments.map((s) => s.row)));
   }
@@ -149,9 +179,9 @@ export class ProcessDetailService {
     return processDocument(parent, mergeSpans(await this.store.segments(parent.row)));
   }
 
-  /** Signature facts for the binaries the process and these events name, by uppercase md5. */
-  private async binaries(actor: Principal, process: ProcessRecord, events: readonly ListedEvent[]) {
-    const md5s = namedBinaries(events);
+  /** Signature facts for the binaries the process and its listed events name (`named`), by uppercase md5. */
+  private async binaries(actor: Principal, process: ProcessRecord, named: readonly string[]) {
+    const md5s = new Set(named);
     if (process.md5) md5s.add(process.md5);
     const signatures = await this.store.binarySignatures([...md5s], scopeOf(actor));
     return Object.fromEntries(signatures.map((s) => [

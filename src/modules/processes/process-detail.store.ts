@@ -11,11 +11,12 @@
 import type { SqlDatabase, SqlValue } from '../../db/database.js';
 import type { ProcessKey } from '../../domain/process-id.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import { COUNTED_TYPES } from '../../ingest/prepare.js';
 import { HIDDEN_RANGES_SQL, toRanges, visibleRows } from '../partitions/hidden-segments.js';
 import { decodeChunk } from './event-codec.js';
-import { mergeSpans, type EventCounts, type ProcessRecord, type SegmentRecord, type SegmentSpan } from './process-document.js';
-import type { ProcessColumns, SegmentCounts } from './process-rows.js';
+import { mergeSpans, type ProcessRecord, type SegmentRecord, type SegmentSpan } from './process-document.js';
+import {
+  PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS, processRecord, segmentRecord, type ProcessContextColumns, type SegmentColumns,
+} from './process-rows.js';
 
 /** The groups whose processes a read may return: every group, or these. */
 export type GroupScope = 'all' | readonly number[];
@@ -66,34 +67,13 @@ export interface ProcessDetailStore {
   md5Frequency(md5: string, scope: GroupScope): Promise<Md5Frequency>;
 }
 
-interface ProcessRow extends ProcessColumns {
-  id: number;
-  group_id: number;
-  group_name: string | null;
-  parent_row_name: string | null;
-  parent_row_md5: string | null;
-  ip_addresses: string | null;
-}
-
-type SegmentRow = {
+interface SegmentRow extends SegmentColumns {
   id: number;
   process_id: number;
-  segment_id: number;
-  last_update_ms: number;
-  last_server_update_ms: number;
-  event_count: number;
-} & SegmentCounts;
+}
 
 /** The process row with its group's name, its sensor's addresses and its parent's row. */
-const PROCESS_SELECT = `
-  SELECT p.id, p.sensor_id, p.pid, p.start_ms, p.group_id, g.name AS group_name, p.hostname, p.host_type, p.os_type,
-    p.path, p.process_name, p.cmdline, p.username, p.uid, p.md5, p.sha256, p.parent_pid, p.parent_start_ms,
-    p.parent_name, p.parent_md5, pp.process_name AS parent_row_name, pp.md5 AS parent_row_md5, p.end_ms,
-    s.ip_addresses
-  FROM processes p
-  LEFT JOIN sensor_groups g ON g.id = p.group_id
-  LEFT JOIN sensors s ON s.id = p.sensor_id
-  LEFT JOIN processes pp ON pp.sensor_id = p.sensor_id AND pp.pid = p.parent_pid AND pp.start_ms = p.parent_start_ms`;
+const PROCESS_SELECT = `SELECT ${PROCESS_CONTEXT_COLUMNS} FROM processes p ${PROCESS_CONTEXT_JOINS}`;
 
 function hasSegment(visible: string): string {
   return `EXISTS (SELECT 1 FROM segments sg WHERE sg.process_id = p.id${visible})`;
@@ -106,18 +86,18 @@ export class SqlProcessDetailStore implements ProcessDetailStore {
   constructor(private readonly db: SqlDatabase) {}
 
   async find(key: ProcessKey): Promise<ProcessRecord | undefined> {
-    const row = await this.db.get<ProcessRow>(
+    const row = await this.db.get<ProcessContextColumns>(
       `${PROCESS_SELECT} WHERE p.sensor_id = ? AND p.pid = ? AND p.start_ms = ? AND ${hasSegment(await this.visible('sg.id'))}`,
       [key.sensorId, key.pid, key.startMs],
     );
-    return row && toProcess(row);
+    return row && processRecord(row);
   }
 
   async segments(processRow: number): Promise<SegmentRecord[]> {
     const rows = await this.db.all<SegmentRow>(
       `SELECT * FROM segments WHERE process_id = ?${await this.visible('id')} ORDER BY segment_id`, [processRow],
     );
-    return rows.map(toSegment);
+    return rows.map((row) => segmentRecord(row, row.id));
   }
 
   async children(parent: ProcessKey, scope: GroupScope, limit: number): Promise<RelatedProcess[]> {
@@ -177,12 +157,12 @@ export class SqlProcessDetailStore implements ProcessDetailStore {
   private async related(where: string, params: SqlValue[], sensorId: number, scope: GroupScope, limit: number): Promise<RelatedProcess[]> {
     if (limit === 0 || (scope !== 'all' && scope.length === 0)) return [];
     const inScope = scope === 'all' ? '' : ` AND p.group_id IN (${marks(scope.length)})`;
-    const rows = await this.db.all<ProcessRow>(
+    const rows = await this.db.all<ProcessContextColumns>(
       `${PROCESS_SELECT} WHERE p.sensor_id = ? AND ${where}${inScope} AND ${hasSegment(await this.visible('sg.id'))} ORDER BY p.start_ms, p.pid LIMIT ?`,
       [sensorId, ...params, ...(scope === 'all' ? [] : scope), limit],
     );
-    const segments = await this.segmentsOf(rows.map((row) => row.id));
-    return rows.map((row) => ({ process: toProcess(row), span: mergeSpans(segments.get(row.id) ?? []) }));
+    const segments = await this.segmentsOf(rows.map((row) => row.process_row));
+    return rows.map((row) => ({ process: processRecord(row), span: mergeSpans(segments.get(row.process_row) ?? []) }));
   }
 
   /** ` AND <column> NOT BETWEEN …` leaving out segments of unmounted partitions, or nothing. */
@@ -200,9 +180,10 @@ export class SqlProcessDetailStore implements ProcessDetailStore {
         `SELECT * FROM segments WHERE process_id IN (${marks(part.length)})${visible} ORDER BY process_id, segment_id`, part,
       );
       for (const row of rows) {
+        const segment = segmentRecord(row, row.id);
         const list = byProcess.get(row.process_id);
-        if (list) list.push(toSegment(row));
-        else byProcess.set(row.process_id, [toSegment(row)]);
+        if (list) list.push(segment);
+        else byProcess.set(row.process_id, [segment]);
       }
     }
     return byProcess;
@@ -211,48 +192,4 @@ export class SqlProcessDetailStore implements ProcessDetailStore {
 
 function marks(count: number): string {
   return new Array<string>(count).fill('?').join(', ');
-}
-
-function toProcess(row: ProcessRow): ProcessRecord {
-  return {
-    row: row.id,
-    sensorId: row.sensor_id,
-    pid: row.pid,
-    startMs: row.start_ms,
-    groupId: row.group_id,
-    groupName: row.group_name ?? '',
-    hostname: row.hostname,
-    hostType: row.host_type,
-    osType: row.os_type,
-    path: row.path,
-    processName: row.process_name,
-    cmdline: row.cmdline,
-    username: row.username,
-    uid: row.uid,
-    md5: row.md5,
-    sha256: row.sha256,
-    parentPid: row.parent_pid,
-    parentStartMs: row.parent_start_ms,
-    parentName: row.parent_name || (row.parent_row_name ?? ''),
-    parentMd5: row.parent_md5 || (row.parent_row_md5 ?? ''),
-    endMs: row.end_ms,
-    sensorIp: firstIpv4(row.ip_addresses ?? ''),
-  };
-}
-
-/** The first IPv4 address of a sensor's "|10.1.2.3|fe80::1|" list. */
-function firstIpv4(addresses: string): string {
-  return addresses.split('|').find((address) => /^\d{1,3}(\.\d{1,3}){3}$/.test(address)) ?? '';
-}
-
-function toSegment(row: SegmentRow): SegmentRecord {
-  const counts = Object.fromEntries(COUNTED_TYPES.map((type) => [type, row[`${type}_count`]])) as EventCounts;
-  return {
-    row: row.id,
-    segmentId: row.segment_id,
-    lastUpdateMs: row.last_update_ms,
-    lastServerUpdateMs: row.last_server_update_ms,
-    eventCount: row.event_count,
-    counts,
-  };
 }

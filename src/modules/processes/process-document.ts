@@ -110,7 +110,7 @@ export const ProcessDocument = Type.Object({
   path: Str,
   cmdline: Str,
   process_md5: Str,
-  process_sha256: Type.Optional(Str),
+  process_sha256: Type.String({ description: '\'\' when the sensor did not report it' }),
   hostname: Type.String({ description: 'lowercase' }),
   sensor_id: Int,
   group: Type.String({ description: 'sensor group name, lowercase' }),
@@ -156,7 +156,7 @@ const UNSET_MD5 = '0'.repeat(32);
 export function processDocument(process: ProcessRecord, span: SegmentSpan): ProcessDocument {
   const id = processId({ sensorId: process.sensorId, pid: process.pid, startMs: process.startMs });
   const ip = toSignedInt32(ipv4ToInt(process.sensorIp) ?? 0);
-  const document: ProcessDocument = {
+  return {
     id,
     unique_id: uniqueId(id, span.segmentId),
     segment_id: span.segmentId,
@@ -166,6 +166,7 @@ export function processDocument(process: ProcessRecord, span: SegmentSpan): Proc
     path: process.path,
     cmdline: process.cmdline,
     process_md5: process.md5,
+    process_sha256: process.sha256,
     hostname: process.hostname.toLowerCase(),
     sensor_id: process.sensorId,
     group: process.groupName.toLowerCase(),
@@ -190,8 +191,6 @@ export function processDocument(process: ProcessRecord, span: SegmentSpan): Proc
     emet_count: 0,
     processblock_count: span.counts.processblock,
   };
-  if (process.sha256) document.process_sha256 = process.sha256;
-  return document;
 }
 
 /** The document with the span fields summary and events responses add. */

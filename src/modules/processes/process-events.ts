@@ -3,6 +3,7 @@
  * time-ordered list (segment 0 merges all), then the client's time window and page.
  */
 import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { completeLists, EVENT_FORMATS, type CompleteLists, type EventApiVersion } from './event-formats/index.js';
 
 /** The events that appear in `*_complete` lists (a process's own start and end are its document). */
 export type ListedEvent = Exclude<SensorEvent, { type: 'process_start' | 'process_end' }>;
@@ -44,4 +45,40 @@ export function namedBinaries(events: readonly ListedEvent[]): Set<string> {
     else if (event.type === 'crossproc' && event.target_md5) md5s.add(event.target_md5);
   }
   return md5s;
+}
+
+/** A process's events as the events and preview routes show them, ready for the response. */
+export interface EventLists {
+  lists: CompleteLists;
+  /** The md5s of the binaries the listed events name (namedBinaries). */
+  binaries: string[];
+}
+
+/** The segments' events in time order, windowed, in one API version's `*_complete` lists. */
+export function eventLists(segments: readonly (readonly SensorEvent[])[], window: EventWindow, version: EventApiVersion, sensorId: number): EventLists {
+  const events = windowOf(timeOrdered(segments), window);
+  return { lists: completeLists(events, EVENT_FORMATS[version], sensorId), binaries: [...namedBinaries(events)] };
+}
+
+/**
+ * EventLists with the lists already JSON: the members of an object, without its braces, as UTF-8.
+ * A large read's lists cross from the read worker as one block of bytes and go out as they are,
+ * so the request thread neither rebuilds nor serializes hundreds of thousands of entries.
+ */
+export interface EncodedEventLists {
+  members: Uint8Array;
+  binaries: string[];
+}
+
+export function encodeEventLists({ lists, binaries }: EventLists): EncodedEventLists {
+  return { members: Buffer.from(JSON.stringify(lists).slice(1, -1)), binaries };
+}
+
+/** `{"elapsed":…,"process":{…document,…lists}}`: an events response from its head and its encoded lists. */
+export function eventsResponseBody(head: { elapsed: number; process: object }, members: Uint8Array): Buffer {
+  const text = JSON.stringify(head);
+  // The head ends with the process object's and the envelope's closing braces; the lists go inside the first.
+  const opening = text.slice(0, -2);
+  const separator = members.length > 0 && opening.at(-1) !== '{' ? ',' : '';
+  return Buffer.concat([Buffer.from(opening + separator), members, Buffer.from('}}')]);
 }

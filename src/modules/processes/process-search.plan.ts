@@ -3,7 +3,7 @@
  * sides of the read pool use these: the service to validate a request, the worker to build SQL.
  */
 import type { SqlParam } from '../../query/compile/fragment.js';
-import type { ProcessColumns, SegmentCounts } from './process-rows.js';
+import type { ProcessContextColumns, SegmentColumns } from './process-rows.js';
 
 export interface ProcessSearchRequest {
   /** The compiled query (src/query/compile/sqlite.ts) over `s` (segments) and `p` (processes). */
@@ -39,14 +39,8 @@ export interface FacetCount {
 }
 
 /** A segment with its process, as the store reads it. */
-export interface ProcessRow extends ProcessColumns, SegmentCounts {
+export interface ProcessRow extends ProcessContextColumns, SegmentColumns {
   segment_row: number;
-  segment_id: number;
-  last_update_ms: number;
-  last_server_update_ms: number;
-  group_name: string | null;
-  /** The sensor's addresses as "|10.1.2.3|…|" (sensors.ip_addresses). */
-  ip_addresses: string | null;
 }
 
 export interface SortSpec {

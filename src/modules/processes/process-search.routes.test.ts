@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
-import { buildFleet, names, queryString, searchProcesses, T0, type Fleet, type Params } from '../../../test/support/search.js';
+import { buildFleet, names, processStart, queryString, searchProcesses, T0, type Fleet, type Params } from '../../../test/support/search.js';
+import { registerSensor, uploadEvents } from '../../../test/support/sensors.js';
 import { parseProcessId } from '../../domain/process-id.js';
 
 const SOLR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/u;
@@ -157,3 +158,25 @@ describe('process search API', () => {
     assert.equal((await searchProcesses(test, { q: 'process_name:cmd.exe', rows: 0 }, viewer)).total_results, 0);
   });
 });
+
+describe('process search past the time limit', () => {
+  let test: TestApp;
+  before(async () => {
+    // A limit no search keeps: matching a wildcard in 3,000 command lines alone takes longer than 1 ms.
+    test = await startTestApp({ searchTimeLimitMs: 1, searchWorkers: 1 });
+    const sensor = await registerSensor(test);
+    const starts = Array.from({ length: 3_000 }, (_, i) => processStart(10_000 + i, T0 + i, {
+      path: `C:\\Tools\\tool-${i}.exe`, cmdline: `tool-${i}.exe --update --verbose`, username: 'CORP\\alice',
+    }));
+    assert.equal((await uploadEvents(test, sensor, 1, starts)).statusCode, 200);
+  });
+  after(() => test.close());
+
+  it('stops the search and answers 504 with a JSON reason', async () => {
+    const response = await test.app.inject({ url: `/api/v1/process?${queryString({ q: 'cmdline:*upd*', rows: 10 })}`, headers: as(test.adminToken) });
+    assert.equal(response.statusCode, 504, response.body);
+    assert.equal(response.json().reason, 'query_timeout');
+    assert.match(response.json().message, /limit of 0.001 s/u);
+  });
+});
+

@@ -1,6 +1,7 @@
 /** Wire shapes of process search (reference core §3.2–3.5). */
 import { ALLIANCE_PROPERTIES, WatchlistTagsWire, type AllianceFields } from '../../detect/document-tags.wire.js';
 import { Type, type Static } from '@sinclair/typebox';
+import { ProcessDocument } from './process-document.js';
 
 /**
  * A search parameter as clients send it: a query-string value (repeated keys give a list), or in a
@@ -43,51 +44,16 @@ export const FacetEntry = Type.Object({
 });
 export type FacetEntry = Static<typeof FacetEntry>;
 
-export const ProcessDocument = Type.Object({
-  id: Type.String({ description: 'process GUID' }),
-  unique_id: Type.String({ description: 'GUID and segment as 12 hex digits' }),
-  segment_id: Type.Integer({ description: 'server epoch ms when the segment opened' }),
-  process_pid: Type.Integer(),
-  process_name: Type.String(),
-  path: Type.String(),
-  cmdline: Type.String(),
-  process_md5: Type.String(),
-  process_sha256: Type.String(),
-  username: Type.String(),
-  uid: Type.String(),
-  parent_id: Type.String(),
-  parent_unique_id: Type.String(),
-  parent_pid: Type.Integer({ description: '-1 when unknown' }),
-  parent_name: Type.String({ description: '(unknown) when unknown' }),
-  parent_md5: Type.String(),
-  sensor_id: Type.Integer(),
-  hostname: Type.String(),
-  group: Type.String(),
-  host_type: Type.String(),
-  os_type: Type.String(),
-  start: Type.String(),
-  last_update: Type.String(),
-  last_server_update: Type.String(),
-  terminated: Type.Boolean(),
-  comms_ip: Type.Integer({ description: 'the sensor\'s IPv4 address as a signed 32-bit integer' }),
-  interface_ip: Type.Integer(),
-  filtering_known_dlls: Type.Boolean(),
-  emet_config: Type.String(),
-  emet_count: Type.Integer(),
-  modload_count: Type.Integer(),
-  filemod_count: Type.Integer(),
-  regmod_count: Type.Integer(),
-  netconn_count: Type.Integer(),
-  childproc_count: Type.Integer(),
-  crossproc_count: Type.Integer(),
-  processblock_count: Type.Integer(),
-  watchlists: WatchlistTagsWire,
-}, ALLIANCE_PROPERTIES);
-export type ProcessDocument = Static<typeof ProcessDocument> & AllianceFields;
+/** A search result: the process document (process-document.ts) of one segment, with the detection tags that hit it. */
+export const ProcessSearchDocument = Type.Composite([
+  ProcessDocument,
+  Type.Object({ watchlists: WatchlistTagsWire }, ALLIANCE_PROPERTIES),
+]);
+export type ProcessSearchDocument = Static<typeof ProcessSearchDocument> & AllianceFields;
 
 export const ProcessSearchReply = Type.Object({
   terms: Type.Array(Type.String(), { description: 'the query\'s terms as parsed' }),
-  results: Type.Array(ProcessDocument),
+  results: Type.Array(ProcessSearchDocument),
   elapsed: Type.Number({ description: 'seconds' }),
   comprehensive_search: Type.Boolean(),
   all_segments: Type.Boolean(),

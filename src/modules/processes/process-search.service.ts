@@ -19,9 +19,10 @@ import {
 } from '../../query/search-request.js';
 import type { DocumentTags } from '../../detect/document-tags.js';
 import { wireTags } from '../../detect/document-tags.wire.js';
-import { processDocument } from './process-search.document.js';
-import { FACETS, SORTS, type FacetField, type ProcessSearchRequest, type SortKey } from './process-search.plan.js';
-import type { ProcessSearchReply, SearchParams } from './process-search.schemas.js';
+import { processDocument, spanOf } from './process-document.js';
+import { processRecord, segmentRecord } from './process-rows.js';
+import { FACETS, SORTS, type FacetField, type ProcessRow, type ProcessSearchRequest, type SortKey } from './process-search.plan.js';
+import type { ProcessSearchDocument, ProcessSearchReply, SearchParams } from './process-search.schemas.js';
 import type { ProcessSearchStore } from './process-search.store.js';
 
 const SORT_KEYS = Object.keys(SORTS) as SortKey[];
@@ -62,7 +63,7 @@ export class ProcessSearchService {
     const tags = result.rows.length > 0 ? await this.tags(result.rows.map((row) => row.segment_row)) : new Map<number, DocumentTags>();
     return {
       terms: queryTerms(params),
-      results: result.rows.map((row) => ({ ...processDocument(row), ...wireTags(tags.get(row.segment_row), 'process') })),
+      results: result.rows.map((row) => searchDocument(row, tags.get(row.segment_row))),
       elapsed: (performance.now() - began) / 1000,
       comprehensive_search: true,
       all_segments: true,
@@ -75,6 +76,11 @@ export class ProcessSearchService {
       filtered: {},
     };
   }
+}
+
+/** A matching segment as process search shows it: the process document, and the watchlists and feeds that hit it. */
+function searchDocument(row: ProcessRow, tags: DocumentTags | undefined): ProcessSearchDocument {
+  return { ...processDocument(processRecord(row), spanOf(segmentRecord(row, row.segment_row))), ...wireTags(tags, 'process') };
 }
 
 /** q, cb.q.*, cb.fq.* and the cb.min/max_last_(server_)update bounds as one predicate. */

@@ -13,8 +13,10 @@
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
 import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
+import { COUNTED_TYPES } from '../../ingest/prepare.js';
 import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
 import { HIDDEN_RANGES_SQL, toRanges, visibleRows, type RowRange } from '../partitions/hidden-segments.js';
+import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
 import { FacetTally } from './process-search.tally.js';
 import {
   FACET_LIMIT, FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult,
@@ -31,10 +33,8 @@ export function run(connection: Database.Database, request: ProcessSearchRequest
   return new ProcessSearch(connection, request).execute();
 }
 
-const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last_server_update_ms, s.filemod_count, s.regmod_count,
-  s.netconn_count, s.modload_count, s.childproc_count, s.crossproc_count, s.processblock_count, p.sensor_id, p.pid, p.start_ms,
-  p.hostname, p.host_type, p.os_type, p.path, p.process_name, p.cmdline, p.username, p.uid, p.md5, p.sha256, p.parent_pid,
-  p.parent_start_ms, p.parent_name, p.parent_md5, p.end_ms, g.name AS group_name, se.ip_addresses`;
+const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last_server_update_ms, s.event_count,
+  ${COUNTED_TYPES.map((type) => `s.${type}_count`).join(', ')}, ${PROCESS_CONTEXT_COLUMNS}`;
 
 const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
 /** The process columns host_segment_counts repeats. */
@@ -44,6 +44,22 @@ const HOST_FACETS = new Set<FacetField>(['hostname', 'group', 'host_type', 'os_t
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.process_row = p.id';
 /** Up to this many matching processes are listed once and their segments read directly after. */
 const MAX_LISTED = 25_000;
+
+/** The facets over every document that the tally answers (the host facets come from host_segment_counts). */
+const TALLIED = (Object.keys(FACETS) as FacetField[]).filter((field) => !HOST_FACETS.has(field));
+
+/**
+ * At the worker's start: the tallies, so that no facet request pays for building one. The most
+ * asked-for facet first, alone (half the time of all of them), then the others in one pass.
+ */
+export function* warm(connection: Database.Database): Generator<void, void, void> {
+  yield* iterable(tally.warm(connection, ['process_name']));
+  yield* iterable(tally.warm(connection, TALLIED.filter((field) => field !== 'process_name')));
+}
+
+function iterable<T>(iterator: Iterator<T>): Iterable<T> {
+  return { [Symbol.iterator]: () => iterator };
+}
 
 class ProcessSearch {
   private where: string;
@@ -205,8 +221,7 @@ class ProcessSearch {
   private fetch(ids: readonly number[]): ProcessRow[] {
     if (ids.length === 0) return [];
     const rows = cachedStatement(this.db, 
-      `SELECT ${ROW_COLUMNS} FROM ${SEGMENTS_AND_PROCESSES} LEFT JOIN sensor_groups g ON g.id = p.group_id
-       LEFT JOIN sensors se ON se.id = p.sensor_id WHERE s.id IN (SELECT value FROM json_each(?))`,
+      `SELECT ${ROW_COLUMNS} FROM ${SEGMENTS_AND_PROCESSES} ${PROCESS_CONTEXT_JOINS} WHERE s.id IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(ids)) as ProcessRow[];
     const byRow = new Map(rows.map((row) => [row.segment_row, row]));
     return ids.map((id) => byRow.get(id)!);

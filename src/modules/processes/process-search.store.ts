@@ -4,7 +4,9 @@
  * query and receives a page.
  */
 import type { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
+import { ReadTimeout } from '../../db/errors.js';
 import { siblingModule } from '../../db/worker-threads.js';
+import { QueryTimeoutError } from '../../domain/errors.js';
 import type { ProcessSearchRequest, ProcessSearchResult } from './process-search.plan.js';
 
 export interface PagingSnapshot {
@@ -29,6 +31,15 @@ export class PooledProcessSearchStore implements ProcessSearchStore {
   constructor(private readonly pool: SqliteReadPool) {}
 
   search(request: ProcessSearchRequest, paging: PagingSnapshot): Promise<ProcessSearchResult> {
-    return this.pool.run(PROCESS_SEARCH_HANDLER.name, request, paging);
+    return pooledRead(this.pool, PROCESS_SEARCH_HANDLER.name, request, paging);
+  }
+}
+
+/** A job on the read pool; one that outlives the pool's time limit is the client's QueryTimeoutError. */
+export async function pooledRead<T>(pool: SqliteReadPool, handler: string, request: unknown, paging?: PagingSnapshot): Promise<T> {
+  try {
+    return await pool.run<T>(handler, request, paging);
+  } catch (error) {
+    throw error instanceof ReadTimeout ? new QueryTimeoutError(error.limitMs) : error;
   }
 }
