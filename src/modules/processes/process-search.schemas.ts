@@ -45,10 +45,7 @@ export const FacetEntry = Type.Object({
 export type FacetEntry = Static<typeof FacetEntry>;
 
 /** A search result: the process document (process-document.ts) of one segment, with the detection tags that hit it. */
-export const ProcessSearchDocument = Type.Composite([
-  ProcessDocument,
-  Type.Object({ watchlists: WatchlistTagsWire }, ALLIANCE_PROPERTIES),
-]);
+export const ProcessSearchDocument = Type.Object({ ...ProcessDocument.properties, watchlists: WatchlistTagsWire }, ALLIANCE_PROPERTIES);
 export type ProcessSearchDocument = Static<typeof ProcessSearchDocument> & AllianceFields;
 
 export const ProcessSearchReply = Type.Object({
