@@ -162,7 +162,7 @@ export async function createContainer(config: Config): Promise<Container> {
     sensors,
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries'))),
-    processes: new ProcessDetailService(new SqlProcessDetailStore(db), new PooledEventListStore(searchPool)),
+    processes: new ProcessDetailService(new SqlProcessDetailStore(db), new PooledEventListStore(searchPool), (rows) => detection.segmentTags(rows)),
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,
     processSearch: new ProcessSearchService(new PooledProcessSearchStore(searchPool), (rows) => detection.segmentTags(rows)),

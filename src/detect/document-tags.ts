@@ -31,6 +31,9 @@ export interface DocumentTags {
 
 const CHUNK = 500;
 
+/** The watchlist and feed tags of process documents, by segment row (segmentTags through the detection sink). */
+export type SegmentTagsSource = (segmentRows: readonly number[]) => Promise<Map<number, DocumentTags>>;
+
 export async function segmentTags(db: SqlExecutor, segmentRows: readonly number[]): Promise<Map<number, DocumentTags>> {
   const tags = new Map<number, DocumentTags>();
   for (let i = 0; i < segmentRows.length; i += CHUNK) {

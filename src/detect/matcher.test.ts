@@ -74,6 +74,11 @@ describe('detection matcher', () => {
     assert.deepEqual(document.watchlists.map((w: { wid: string }) => w.wid), [String(id)]);
     assert.equal(document.watchlists[0].segments_hit.length, 1);
     assert.equal((await search(`-watchlist_${id}:*`)).total_results, 0);
+
+    const summary = await api('GET', `/api/v1/process/${document.id}/0`);
+    assert.deepEqual(summary.process.watchlists, document.watchlists, 'the summary shows the same tags as the search');
+    assert.deepEqual((await api('GET', `/api/v2/process/${document.id}/0`)).watchlists, document.watchlists);
+    assert.deepEqual((await api('GET', `/api/v3/process/${document.id}/0/event`)).process.watchlists, document.watchlists);
   });
 
   it('runs a new watchlist over the data already stored, and the live path never counts those documents again', async () => {
@@ -106,6 +111,8 @@ describe('detection matcher', () => {
     assert.deepEqual([md5Alerts[0].report_score, md5Alerts[0].ioc_value, md5Alerts[0].feed_name], [80, CMD_MD5, 'intel']);
     const [document] = (await search('alliance_score_intel:[80 TO 100]')).results;
     assert.deepEqual([document.alliance_score_intel, [...document.alliance_data_intel].sort()], [80, ['bad-cmd', 'bad-host']]);
+    const summary = await api('GET', `/api/v1/process/${document.id}/0`);
+    assert.deepEqual([summary.process.alliance_score_intel, [...summary.process.alliance_data_intel].sort()], [80, ['bad-cmd', 'bad-host']]);
     assert.equal((await search('alliance_data_intel:bad-host')).total_results, 3);
 
     await api('POST', '/api/v1/alerts', { query: 'watchlist_id:bad-host', set_ignored: true, requested_status: 'False Positive' });

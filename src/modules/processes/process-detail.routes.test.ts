@@ -62,7 +62,7 @@ describe('process summary and segments', () => {
       comms_ip: 167838211, interface_ip: 167838211, filtering_known_dlls: false, emet_config: '',
       modload_count: 1, filemod_count: 1, regmod_count: 1, netconn_count: 1, childproc_count: 1, crossproc_count: 1, emet_count: 0, processblock_count: 0,
       min_last_update: '2026-11-20T10:00:00.01Z', max_last_update: '2026-11-20T10:00:00.01Z',
-      min_last_server_update: '', max_last_server_update: '', ref_segment_id: [],
+      min_last_server_update: '', max_last_server_update: '', ref_segment_id: [], watchlists: [],
     });
     assert.equal(process.unique_id, `${rootId}-${segmentId.toString(16).padStart(12, '0')}`);
     assert.deepEqual(process.ref_segment_id, [segmentId]);

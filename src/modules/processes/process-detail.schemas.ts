@@ -1,5 +1,6 @@
 /** Wire shapes of one process's routes: summary, segments, events, preview (reference core §4). */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ALLIANCE_PROPERTIES, WatchlistTagsWire } from '../../detect/document-tags.wire.js';
 import { ChildprocObject, NetconnIntegerObject, NetconnTextObject } from './event-formats/objects.js';
 import { ProcessDocument, SpanFields } from './process-document.js';
 
@@ -54,7 +55,8 @@ export const RelatedDocument = Type.Composite([
   }),
 ]);
 
-const SpannedDocument = Type.Composite([ProcessDocument, Type.Object(SpanFields)]);
+/** The process document over a span of segments, with the watchlists and feeds that tagged the process. */
+const SpannedDocument = Type.Object({ ...ProcessDocument.properties, ...SpanFields, watchlists: WatchlistTagsWire }, ALLIANCE_PROPERTIES);
 export type SpannedDocument = Static<typeof SpannedDocument>;
 
 const Relatives = {
@@ -67,7 +69,7 @@ export const SummaryV1 = Type.Object({ process: SpannedDocument, ...Relatives })
 export type SummaryV1 = Static<typeof SummaryV1>;
 
 /** v2: the process document itself, with the relatives beside its fields. */
-export const SummaryV2 = Type.Composite([SpannedDocument, Type.Object(Relatives)]);
+export const SummaryV2 = Type.Object({ ...SpannedDocument.properties, ...Relatives }, ALLIANCE_PROPERTIES);
 export type SummaryV2 = Static<typeof SummaryV2>;
 
 export const SegmentList = Type.Object({
@@ -116,7 +118,7 @@ const EventsExtras = Type.Object({
 export function eventsReply(version: keyof typeof COMPLETE_LISTS) {
   return Type.Object({
     elapsed: Type.Number({ description: 'seconds' }),
-    process: Type.Composite([SpannedDocument, EventsExtras, COMPLETE_LISTS[version]]),
+    process: Type.Object({ ...SpannedDocument.properties, ...EventsExtras.properties, ...COMPLETE_LISTS[version].properties }, ALLIANCE_PROPERTIES),
   });
 }
 

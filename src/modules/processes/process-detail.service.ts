@@ -13,6 +13,8 @@ import { canViewGroup, type Principal } from '../../domain/permissions.js';
 import { parseProcessId, processId, REFERENCE_SEGMENT, uniqueId, type ProcessKey } from '../../domain/process-id.js';
 import { parseClientTime } from '../../domain/record-time.js';
 import { documentTime } from '../../domain/wire-time.js';
+import type { SegmentTagsSource } from '../../detect/document-tags.js';
+import { wireTags, type WireTags } from '../../detect/document-tags.wire.js';
 import type { EventApiVersion } from './event-formats/index.js';
 import {
   encodeEventLists, eventLists, eventsResponseBody, timeOrdered, type EncodedEventLists, type EventLists, type EventWindow, type ListedEvent,
@@ -47,19 +49,22 @@ export class ProcessDetailService {
     private readonly store: ProcessDetailStore,
     /** Where reads of more than EVENTS_READ_INLINE events run; on the request thread when absent. */
     private readonly largeReads?: EventListStore,
+    private readonly tags: SegmentTagsSource = async () => new Map(),
     private readonly now: () => number = Date.now,
   ) {}
 
   /** v1: `{process, parent, children, siblings}`. */
   async summary(actor: Principal, id: string, segment: string, children: number): Promise<SummaryV1> {
     const located = await this.locate(actor, id, segment);
-    return { process: spannedDocument(located.process, located.span), ...(await this.relatives(actor, located.process, children)) };
+    const [process, relatives] = await Promise.all([this.taggedDocument(located), this.relatives(actor, located.process, children)]);
+    return { process, ...relatives };
   }
 
   /** v2: the process document itself, with parent, children and siblings beside its fields. */
   async flatSummary(actor: Principal, id: string, segment: string, children: number): Promise<SummaryV2> {
     const located = await this.locate(actor, id, segment);
-    return { ...spannedDocument(located.process, located.span), ...(await this.relatives(actor, located.process, children)) };
+    const [process, relatives] = await Promise.all([this.taggedDocument(located), this.relatives(actor, located.process, children)]);
+    return { ...process, ...relatives };
   }
 
   async segmentList(actor: Principal, id: string): Promise<SegmentList> {
@@ -91,7 +96,7 @@ export class ProcessDetailService {
     const head = {
       elapsed: (performance.now() - started) / 1000,
       process: {
-        ...spannedDocument(process, span),
+        ...(await this.taggedDocument({ process, segments, span })),
         binaries: await this.binaries(actor, process, binaries),
         fork_children_count: 0,
         exec_events_count: 0,
@@ -125,6 +130,13 @@ export class ProcessDetailService {
   async hostCount(actor: Principal, md5: string) {
     if (!MD5.test(md5)) throw new InvalidRequestError('md5 must be 32 hexadecimal digits');
     return this.store.md5Frequency(md5.toLowerCase(), scopeOf(actor));
+  }
+
+  /** The document over the located span, with the watchlists and feeds that tagged the process (any of its segments). */
+  private async taggedDocument(located: Located): Promise<ReturnType<typeof spannedDocument> & WireTags> {
+    const segmentRow = located.segments[0]!.row;
+    const tags = await this.tags([segmentRow]);
+    return { ...spannedDocument(located.process, located.span), ...wireTags(tags.get(segmentRow), 'process') };
   }
 
   private async locate(actor: Principal, id: string, segment: string): Promise<Located> {

@@ -17,7 +17,7 @@ import { analyzeParams } from '../../query/params.js';
 import {
   facetEntry, facetParams, pageParams, pagingKey, queryTerms, scalarParam, sortParam, timeParam,
 } from '../../query/search-request.js';
-import type { DocumentTags } from '../../detect/document-tags.js';
+import type { DocumentTags, SegmentTagsSource } from '../../detect/document-tags.js';
 import { wireTags } from '../../detect/document-tags.wire.js';
 import { processDocument, spanOf } from './process-document.js';
 import { processRecord, segmentRecord } from './process-rows.js';
@@ -29,9 +29,6 @@ const SORT_KEYS = Object.keys(SORTS) as SortKey[];
 const FACET_FIELDS = Object.keys(FACETS) as FacetField[];
 /** facet=true without facet.field: the facets Carbon Black's process search listed. */
 const DEFAULT_FACETS = FACET_FIELDS.filter((field) => field !== 'os_type');
-
-/** The watchlist and feed tags of process documents, by segment row (the detection sink's segmentTags). */
-export type SegmentTagsSource = (segmentRows: readonly number[]) => Promise<Map<number, DocumentTags>>;
 
 export class ProcessSearchService {
   constructor(
