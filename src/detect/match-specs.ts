@@ -9,6 +9,7 @@ import type { QueryIoc } from '../modules/feeds/cbfeed.js';
 import { analyzeWatchlistQuery } from '../modules/watchlists/watchlist-query.js';
 import type { IndexType } from '../modules/watchlists/watchlists.store.js';
 import { compileBinaryCondition, compileProcessCondition } from '../query/compile/sqlite.js';
+import { searchAnchors } from './anchors.js';
 import type { MatchSpec } from './match.plan.js';
 
 export interface Cursor {
@@ -74,7 +75,8 @@ function compile(query: string, index: IndexType, probe: boolean, now: number): 
   try {
     const { predicate } = analyzeWatchlistQuery(query, index, now);
     const condition = index === 'events' ? compileProcessCondition(predicate, { probe }) : compileBinaryCondition(predicate);
-    return { index, sql: condition.sql, params: condition.params };
+    const anchors = index === 'events' && probe ? { anchors: searchAnchors(predicate) } : {};
+    return { index, sql: condition.sql, params: condition.params, ...anchors };
   } catch {
     return null;
   }

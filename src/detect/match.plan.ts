@@ -16,7 +16,31 @@ export interface MatchSpec {
   params: readonly SqlParam[];
   /** Catch-up only: documents written at or after this server time; null: all data. */
   fromMs?: number | null;
+  /**
+   * Events searches, live runs: what a segment must hold to be able to match (anchors.ts); null
+   * when nothing narrows it, so the search is evaluated on every new segment.
+   */
+  anchors?: Anchor[] | null;
 }
+
+/** Dictionary terms whose postings anchor a search; `processWide`: on any segment of the process. */
+export interface TermAnchor {
+  kind: 'terms';
+  fields: string[];
+  /** The condition on `event_terms.value` the compiled search uses. */
+  where: { sql: string; params: SqlParam[] };
+  processWide: boolean;
+  exact: boolean;
+}
+
+/** A lower-cased process column's value, tested in memory. */
+export interface ColumnAnchor {
+  kind: 'column';
+  column: 'process_name' | 'parent_name' | 'md5' | 'parent_md5' | 'sha256';
+  match: { kind: 'exact' | 'prefix' | 'wildcard'; value: string };
+}
+
+export type Anchor = TermAnchor | ColumnAnchor;
 
 export type MatchJob =
   /**

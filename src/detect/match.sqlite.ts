@@ -4,15 +4,16 @@
  * `through` it answers is exactly what it saw). It only finds documents a search has not tagged
  * yet; the request thread hands them to the detection sink.
  *
- * Live runs check the few segments written since the last run: each search is evaluated on those
- * rows only, joined in a fixed order (the new segments first) with its event fields compiled as
- * postings probes. Catch-up runs are searches over everything written since a watchlist's resume
+ * Live runs check the few segments written since the last run: each search is evaluated only on
+ * those of them holding one of its anchors (all of them for a search without), joined in a fixed
+ * order (the new segments first) with its event fields compiled as postings probes. Catch-up runs are searches over everything written since a watchlist's resume
  * point, planned by SQLite as a search would be.
  */
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../db/dialects/sqlite-read.messages.js';
 import { cachedStatement } from '../db/dialects/sqlite-statements.js';
 import { SQLITE_FUNCTIONS } from '../query/compile/sqlite-functions.js';
+import { candidateSegments, freshSegments, type FreshSegment } from './candidates.sqlite.js';
 import { iocsEverywhere, iocsInSegments } from './ioc-match.sqlite.js';
 import type { MatchJob, MatchResult, MatchSpec } from './match.plan.js';
 
@@ -27,10 +28,10 @@ export function run(db: Database.Database, job: MatchJob): ReadResult<MatchResul
   const result: MatchResult = { throughMs: marks[0], lastRow: marks[1], binariesThroughMs: marks[2], checked: 0, found: [], iocHits: [] };
   switch (job.kind) {
     case 'live': {
-      const fresh = cachedStatement(db, 'SELECT id FROM segments WHERE last_server_update_ms >= ?').pluck().all(job.fromMs) as number[];
+      const fresh = freshSegments(db, job.fromMs);
       result.checked = fresh.length;
-      result.found = fresh.length > 0 ? inSegments(db, job.specs, JSON.stringify(fresh)) : job.specs.map(() => []);
-      result.iocHits = iocsInSegments(db, job.iocVersion, job.afterRow, fresh);
+      result.found = fresh.length > 0 ? inSegments(db, job.specs, fresh, job.afterRow) : job.specs.map(() => []);
+      result.iocHits = iocsInSegments(db, job.iocVersion, job.afterRow, fresh.map((f) => f.id));
       break;
     }
     case 'catch-up':
@@ -43,19 +44,30 @@ export function run(db: Database.Database, job: MatchJob): ReadResult<MatchResul
   return { result, more: false };
 }
 
-/** Searches evaluated together: one pass over the segments per group rather than one per search. */
+/** Searches without anchors evaluated together: one pass over the new segments per group rather than one per search. */
 const SPECS_PER_PASS = 100;
 
 /**
- * Per spec, the untagged segments of the list its search matches. Each segment row is read once
- * per group of searches, which says which of them match it (their positions, as text); with
- * hundreds of watchlists that pass, not the conditions, was the cost.
+ * Per spec, the untagged new segments its search matches. An anchored search is evaluated only on
+ * its candidates (candidates.sqlite.ts), usually none; the others are evaluated on every new
+ * segment, a group of them per pass, each segment row read once per group, which says which of
+ * them match it (their positions, as text).
  */
-function inSegments(db: Database.Database, specs: readonly MatchSpec[], list: string): number[][] {
+function inSegments(db: Database.Database, specs: readonly MatchSpec[], fresh: readonly FreshSegment[], afterRow: number): number[][] {
+  const candidates = candidateSegments(db, specs, fresh, afterRow);
   const found: number[][] = specs.map(() => []);
-  const events = [...specs.keys()].filter((i) => specs[i]!.index === 'events');
-  for (let at = 0; at < events.length; at += SPECS_PER_PASS) {
-    const group = events.slice(at, at + SPECS_PER_PASS);
+  const everywhere: number[] = [];
+  for (const [i, spec] of specs.entries()) {
+    const rows = candidates[i];
+    if (rows === undefined) everywhere.push(i);
+    else if (rows.length > 0) {
+      found[i] = cachedStatement(db, `SELECT s.id FROM json_each(?) k CROSS JOIN segments s ON s.id = k.value
+        CROSS JOIN processes p ON p.id = s.process_id WHERE (${spec.sql})`).pluck().all(JSON.stringify(rows), ...spec.params) as number[];
+    }
+  }
+  const list = JSON.stringify(fresh.map((f) => f.id));
+  for (let at = 0; at < everywhere.length; at += SPECS_PER_PASS) {
+    const group = everywhere.slice(at, at + SPECS_PER_PASS);
     // The positions are the matcher's own integers, not user input.
     const which = group.map((i) => `coalesce(CASE WHEN (${specs[i]!.sql}) THEN '${i},' END, '')`).join(' || ');
     const rows = cachedStatement(db,

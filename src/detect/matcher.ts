@@ -10,6 +10,9 @@
  *   search; binaries, for modules watchlists and md5 IOCs), and a changed feed's value IOCs over
  *   all stored data.
  *
+ * A catch-up pass is a run per search; a live run asked for meanwhile goes between two of them,
+ * so a pass over 500 new watchlists does not hold back the hits of new data.
+ *
  * Runs are serial, and each finds only documents its search has not tagged yet, so the live and
  * catch-up paths never report a document twice (total_hits and alerts count it once). A search's
  * cursor moves with the live runs only once it has caught up with them (its cursor is at or past
@@ -53,6 +56,8 @@ export class DetectionMatcher {
   private chain: Promise<void> = Promise.resolve();
   private live: { fromMs: number; afterRow: number } | undefined;
   private liveTimer: NodeJS.Timeout | undefined;
+  /** A live run was asked for and has not run yet. */
+  private liveDue = false;
   /** When the oldest commit the next live run covers was acknowledged. */
   private pendingSinceMs: number | undefined;
   private catchUpTimer: NodeJS.Timeout | undefined;
@@ -84,7 +89,8 @@ export class DetectionMatcher {
     this.pendingSinceMs ??= this.now();
     this.liveTimer ??= setTimeout(() => {
       this.liveTimer = undefined;
-      this.enqueue(() => this.liveRun());
+      this.liveDue = true;
+      this.enqueue(() => this.liveIfDue());
     }, this.options.coalesceMs);
   }
 
@@ -129,7 +135,11 @@ export class DetectionMatcher {
 
   private catchUp(what: { iocs?: number[] | null } = {}): void {
     this.enqueue(async () => {
-      for (const search of await this.currentSearches()) await this.catchUpSearch(search);
+      for (const search of await this.currentSearches()) {
+        await this.liveIfDue();
+        await this.catchUpSearch(search);
+      }
+      await this.liveIfDue();
       if (what.iocs !== undefined) await this.reportIocs(await this.deps.run({ kind: 'iocs', reportRows: what.iocs }));
       await this.writeCursors(true);
       this.specs.prune();
@@ -149,6 +159,13 @@ export class DetectionMatcher {
     const reports = (await this.deps.sink.queryReports()).flatMap((r) => reportSearches(r.reportRow, r.queries, r.cursor));
     this.searches = [...watchlists, ...reports];
     return this.searches;
+  }
+
+  /** Runs the live run a commit asked for, if not done yet: catch-up passes call it between searches. */
+  private async liveIfDue(): Promise<void> {
+    if (!this.liveDue || !this.live) return;
+    this.liveDue = false;
+    await this.liveRun();
   }
 
   private async liveRun(): Promise<void> {

@@ -76,12 +76,12 @@ const PROCESS_COLUMNS: Record<string, string> = {
 };
 
 /** Event hash fields whose sha256 form is matched through the binaries table. */
-const SHA256_THROUGH_MD5: Record<string, string> = {
+export const SHA256_THROUGH_MD5: Record<string, string> = {
   childproc_sha256: 'childproc_md5', crossproc_sha256: 'crossproc_md5', filewrite_sha256: 'filewrite_md5',
 };
 
 /** The term fields whose md5s the `md5` field covers beyond the process's and its parent's own. */
-const EVENT_MD5_FIELDS = ['childproc_md5', 'filewrite_md5', 'modload_md5'];
+export const EVENT_MD5_FIELDS = ['childproc_md5', 'filewrite_md5', 'modload_md5'];
 
 /** Which term field holds the md5s of the binaries a join reads. */
 const JOIN_TERM_FIELD = { child: 'childproc_md5', modload: 'modload_md5', filewrite: 'filewrite_md5' } as const;
@@ -215,7 +215,7 @@ function termIds(fields: readonly string[], match: Fragment | undefined): Fragme
 }
 
 /** A condition on a dictionary `value` (stored in the query's normal form), or undefined for "any value". */
-function termValue(field: string, match: Match): Fragment | undefined {
+export function termValue(field: string, match: Match): Fragment | undefined {
   switch (match.kind) {
     case 'exists':
       return undefined;
@@ -249,7 +249,7 @@ function termValue(field: string, match: Match): Fragment | undefined {
  * its own: it is found as the words ending in it, and a pattern of one (`.d*`) is checked on each
  * word's last dot.
  */
-function tokenValue(token: string, wildcard: boolean): Fragment {
+export function tokenValue(token: string, wildcard: boolean): Fragment {
   const pattern = wildcard && /[*?]/u.test(token);
   if (isExtensionToken(token)) {
     return pattern
