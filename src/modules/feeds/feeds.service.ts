@@ -15,6 +15,7 @@ import { FeedFormatError, parseFeed, type ParsedFeed } from './cbfeed.js';
 import { downloadFeed, FEED_URL_SCHEMES, FeedDownloadError } from './feed-download.js';
 import type { Feed, FeedCreateBody, FeedUpdateBody, SynchronizeBody } from './feeds.schemas.js';
 import type { FeedRecord, FeedSettings, FeedsStore } from './feeds.store.js';
+import { ChangeListeners } from '../../domain/change-listeners.js';
 
 const SUCCESS = { result: 'success' } as const;
 
@@ -33,15 +34,11 @@ export class FeedsService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private readonly changeListeners: (() => void)[] = [];
+  private readonly changes = new ChangeListeners();
 
   /** Told after a change the detection matcher must act on (new searches or IOCs to run over existing data). */
   onChange(listener: () => void): void {
-    this.changeListeners.push(listener);
-  }
-
-  private changed(): void {
-    for (const listener of this.changeListeners) listener();
+    this.changes.add(listener);
   }
 
   async list(_actor: Principal): Promise<Feed[]> {
@@ -69,7 +66,7 @@ export class FeedsService {
     };
     const download = await this.download(settings);
     const created = await this.store.create(settings, download, this.now());
-    this.changed();
+    this.changes.notify();
     return toWire(created.feed);
   }
 
@@ -91,14 +88,14 @@ export class FeedsService {
     };
     const updated = await this.store.update(id, changes);
     if (!updated) throw new NotFoundError(`No feed with id ${id}`);
-    this.changed();
+    this.changes.notify();
     return toWire(updated);
   }
 
   async delete(actor: Principal, id: number): Promise<typeof SUCCESS> {
     requireGlobalAdmin(actor, 'delete feeds');
     if (!(await this.store.delete(id))) throw new NotFoundError(`No feed with id ${id}`);
-    this.changed();
+    this.changes.notify();
     return SUCCESS;
   }
 
@@ -133,7 +130,7 @@ export class FeedsService {
   private async sync(feed: FeedRecord, full: boolean): Promise<{ added: number; updated: number; deleted: number }> {
     const counts = await this.store.sync(feed.id, await this.download(feed), full, this.now());
     if (!counts) throw new NotFoundError(`No feed with id ${feed.id}`);
-    this.changed();
+    this.changes.notify();
     return counts;
   }
 

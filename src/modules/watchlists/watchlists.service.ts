@@ -15,6 +15,7 @@ import type { ActionOwner } from './detection-actions.store.js';
 import { checkWatchlistQuery } from './watchlist-query.js';
 import type { Watchlist, WatchlistCreateBody, WatchlistUpdateBody } from './watchlists.schemas.js';
 import type { WatchlistFields, WatchlistRecord, WatchlistsStore } from './watchlists.store.js';
+import { ChangeListeners } from '../../domain/change-listeners.js';
 
 const SUCCESS = { result: 'success' } as const;
 
@@ -25,15 +26,11 @@ export class WatchlistsService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private readonly changeListeners: (() => void)[] = [];
+  private readonly changes = new ChangeListeners();
 
   /** Told after a change the detection matcher must act on (new searches or IOCs to run over existing data). */
   onChange(listener: () => void): void {
-    this.changeListeners.push(listener);
-  }
-
-  private changed(): void {
-    for (const listener of this.changeListeners) listener();
+    this.changes.add(listener);
   }
 
   async list(_actor: Principal): Promise<Watchlist[]> {
@@ -59,7 +56,7 @@ export class WatchlistsService {
     };
     checkWatchlistQuery(fields.searchQuery, fields.indexType, this.now());
     const created = await this.store.create(fields, this.now(), requestedId(body.id));
-    this.changed();
+    this.changes.notify();
     return { id: created.id };
   }
 
@@ -86,7 +83,7 @@ export class WatchlistsService {
       checkWatchlistQuery(changes.searchQuery ?? current.searchQuery, changes.indexType ?? current.indexType, this.now());
     }
     await this.store.update(id, changes);
-    this.changed();
+    this.changes.notify();
     return SUCCESS;
   }
 
@@ -94,7 +91,7 @@ export class WatchlistsService {
     requireGlobalAdmin(actor, 'delete watchlists');
     if ((await this.existing(id)).readonly) throw new ForbiddenError(`Watchlist ${id} is read-only and cannot be deleted`);
     await this.store.delete(id);
-    this.changed();
+    this.changes.notify();
     return SUCCESS;
   }
 
