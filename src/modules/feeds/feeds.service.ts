@@ -6,6 +6,7 @@
  * feed_timeout, 409 feed_malformed or feed_too_large (the real server answered 409 for a feed
  * that was not JSON, and 408 on a timeout).
  */
+import { ChangeListeners } from '../../domain/change-listeners.js';
 import { ConflictError, DomainError, InvalidRequestError, NotFoundError } from '../../domain/errors.js';
 import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import type { ActionCreateBody, ActionUpdateBody, DetectionAction } from '../watchlists/detection-actions.schemas.js';
@@ -15,7 +16,6 @@ import { FeedFormatError, parseFeed, type ParsedFeed } from './cbfeed.js';
 import { downloadFeed, FEED_URL_SCHEMES, FeedDownloadError } from './feed-download.js';
 import type { Feed, FeedCreateBody, FeedUpdateBody, SynchronizeBody } from './feeds.schemas.js';
 import type { FeedRecord, FeedSettings, FeedsStore } from './feeds.store.js';
-import { ChangeListeners } from '../../domain/change-listeners.js';
 
 const SUCCESS = { result: 'success' } as const;
 

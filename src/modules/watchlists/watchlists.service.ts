@@ -5,6 +5,7 @@
  * query_malformed_syntax), not discovered later by the matcher. A read-only watchlist can be
  * enabled, disabled and given actions, nothing more.
  */
+import { ChangeListeners } from '../../domain/change-listeners.js';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../domain/errors.js';
 import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import { formatRecordTime } from '../../domain/record-time.js';
@@ -15,7 +16,6 @@ import type { ActionOwner } from './detection-actions.store.js';
 import { checkWatchlistQuery } from './watchlist-query.js';
 import type { Watchlist, WatchlistCreateBody, WatchlistUpdateBody } from './watchlists.schemas.js';
 import type { WatchlistFields, WatchlistRecord, WatchlistsStore } from './watchlists.store.js';
-import { ChangeListeners } from '../../domain/change-listeners.js';
 
 const SUCCESS = { result: 'success' } as const;
 
