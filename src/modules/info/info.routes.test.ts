@@ -47,3 +47,20 @@ describe('server info', () => {
     assert.equal(response.json().storage_warning, null);
   });
 });
+
+describe('server info when the disk is filling', () => {
+  let test: TestApp;
+  before(async () => {
+    // Any real disk is fuller than this share; at share 1 nothing is ever deleted.
+    test = await startTestApp({ storageWarnDiskShare: 0.0001, storageMaxDiskShare: 1 });
+  });
+  after(() => test.close());
+
+  it('reports the storage warning the last storage check raised', async () => {
+    assert.equal((await test.app.inject({ url: '/api/info', headers: as(test.adminToken) })).json().storage_warning, null);
+    await test.container.storage.check();
+    const response = await test.app.inject({ url: '/api/info', headers: as(test.adminToken) });
+    assert.equal(response.statusCode, 200);
+    assert.match(response.json().storage_warning, /disk/iu);
+  });
+});
