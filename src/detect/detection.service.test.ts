@@ -120,6 +120,29 @@ describe('detection sink', () => {
     assert.deepEqual(tags.get(md5)?.watchlists, [{ watchlistId: id, hitMs: RAN, segmentIds: [] }]);
   });
 
+  it('shows a binary\'s watchlist and feed tags on its summary and its search documents', async () => {
+    const md5 = binaryMetadata(binary, { observed_filename: 'x' }).md5.toLowerCase();
+    const id = await watchlist({ name: 'Tools', search_query: 'cb.urlver=1&q=observed_filename%3Adropper.exe', index_type: 'modules' }, false);
+    await detection().watchlistRan({ watchlistId: id, ranAtMs: RAN, binaries: [md5] });
+    const url = writeFeedFile(dir, 'binaries.json', cbfeed('binintel', [
+      { id: 'dropper-md5', title: 'Dropper', score: 70, link: 'https://intel.example/dropper', iocs: { md5: [md5] } },
+    ]));
+    const feed = await api('POST', '/api/v1/feed', { feed_url: url });
+    await api('POST', `/api/v1/feed/${feed.id}/action`, { action_type: 3 });
+    const [report] = await detection().iocReports('md5', [md5]);
+    await detection().feedHits([{ reportRow: report!.reportRow, iocType: 'md5', iocValue: md5, atMs: RAN, iocAttr: {}, md5 }]);
+
+    const summary = await api('GET', `/api/v1/binary/${md5.toUpperCase()}/summary`);
+    const [found] = (await api('GET', `/api/v1/binary?q=md5%3A${md5}`)).results;
+    for (const document of [summary, found]) {
+      const tag = document.watchlists.find((t: { wid: string }) => t.wid === String(id));
+      assert.deepEqual(tag, { wid: String(id), value: new Date(RAN).toISOString() }, 'binary tags carry no segments_hit');
+      assert.equal(document.alliance_score_binintel, 70);
+      assert.deepEqual(document.alliance_data_binintel, ['dropper-md5']);
+      assert.equal(document.alliance_link_binintel, 'https://intel.example/dropper');
+    }
+  });
+
   it('tags and alerts on feed IOC hits with the report\'s fields, until the report is ignored', async () => {
     const url = writeFeedFile(dir, 'hashes.json', cbfeed('hashes', [
       { id: 'cmd-md5', title: 'Suspicious cmd.exe', score: 90, description: 'A known-bad build', iocs: { md5: [CMD_MD5.toUpperCase()] } },

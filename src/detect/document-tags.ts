@@ -58,6 +58,9 @@ export async function segmentTags(db: SqlExecutor, segmentRows: readonly number[
   return tags;
 }
 
+/** The watchlist and feed tags of binary documents, by md5 in lower case (binaryTags through the detection sink). */
+export type BinaryTagsSource = (md5s: readonly string[]) => Promise<Map<string, DocumentTags>>;
+
 export async function binaryTags(db: SqlExecutor, md5s: readonly string[]): Promise<Map<string, DocumentTags>> {
   const tags = new Map<string, DocumentTags>();
   for (let i = 0; i < md5s.length; i += CHUNK) {

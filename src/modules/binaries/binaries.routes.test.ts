@@ -96,6 +96,7 @@ describe('binary routes', () => {
       group: ['Default Group'],
       os_type: 'Windows',
       cb_version: 620,
+      watchlists: [],
     });
     for (const time of [added, timestamp, lastSeen]) assert.match(time, SOLR_TIME);
     assert.equal(timestamp, added);

@@ -1,5 +1,6 @@
 /** Wire shapes of the analyst binary routes (reference core §5). */
 import { Type, type Static } from '@sinclair/typebox';
+import { ALLIANCE_PROPERTIES, WatchlistTagsWire, type AllianceFields } from '../../detect/document-tags.wire.js';
 
 export const Md5Params = Type.Object({
   md5: Type.String({ description: 'MD5 of the content, 32 hex digits in any case; anything else names no binary (404)' }),
@@ -11,7 +12,7 @@ const Text = Type.Optional(Type.String());
  * A binary document as the real 6.2 server's /summary sent it. Version-info and signature detail
  * fields are absent when the sensor did not report them, as on the real server.
  */
-export const BinarySummary = Type.Object({
+const BINARY_DOCUMENT_PROPERTIES = {
   md5: Type.String({ description: 'uppercase' }),
   sha256: Type.Optional(Type.String({ description: 'lowercase; a Vigil (and 7.x) addition' })),
   server_added_timestamp: Type.String({ description: 'when the server first heard of the binary' }),
@@ -49,9 +50,18 @@ export const BinarySummary = Type.Object({
   group: Type.Array(Type.String(), { description: 'sensor group names' }),
   os_type: Type.String({ description: 'Windows, OSX or Linux' }),
   cb_version: Type.Integer(),
+  watchlists: WatchlistTagsWire,
+};
+
+/** A binary as search lists it: the summary without the icon, with its detection tags (alliance_* per feed). */
+export const BinaryDocument = Type.Object(BINARY_DOCUMENT_PROPERTIES, ALLIANCE_PROPERTIES);
+export type BinaryDocument = Static<typeof BinaryDocument> & AllianceFields;
+
+export const BinarySummary = Type.Object({
+  ...BINARY_DOCUMENT_PROPERTIES,
   icon: Type.String({ description: 'base64 PNG: the sensor\'s, or the default icon when it sent none' }),
-});
-export type BinarySummary = Static<typeof BinarySummary>;
+}, ALLIANCE_PROPERTIES);
+export type BinarySummary = Static<typeof BinarySummary> & AllianceFields;
 
 /** Non-JSON replies, described for the OpenAPI document. */
 export function bytesReply(mediaType: string, description: string) {

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { hasPngSignature } from 'fast-png';
+import type { BinaryTagsSource } from '../../detect/document-tags.js';
 import { DomainError, NotFoundError } from '../../domain/errors.js';
 import { canViewGroup, type Principal } from '../../domain/permissions.js';
 import type { BinaryUpload } from '../sensors/sensor-protocol.schemas.js';
@@ -27,6 +28,7 @@ export class BinariesService {
   constructor(
     private readonly store: BinariesStore,
     private readonly content: BinaryContentStore,
+    private readonly tags: BinaryTagsSource = async () => new Map(),
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -54,7 +56,8 @@ export class BinariesService {
 
   async summary(actor: Principal, md5: string): Promise<BinarySummary> {
     const { record, observations } = await this.visible(actor, md5);
-    return binarySummary(record, observations, iconOf(record));
+    const tags = await this.tags([record.md5]);
+    return binarySummary(record, observations, iconOf(record), tags.get(record.md5));
   }
 
   /** The zip of content and metadata; 404 while the server holds no content. */

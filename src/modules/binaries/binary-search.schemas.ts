@@ -1,16 +1,12 @@
 /** Wire shapes of binary search (reference core §5.2, §5.3). */
 import { Type, type Static } from '@sinclair/typebox';
 import { COMMON_SEARCH_PARAMS, FacetEntry, SearchParam } from '../processes/process-search.schemas.js';
-import { BinarySummary } from './binaries.schemas.js';
+import { BinaryDocument } from './binaries.schemas.js';
 
 export const BinarySearchParams = Type.Object(COMMON_SEARCH_PARAMS, {
   additionalProperties: SearchParam,
   description: 'Also cb.q.<field>=<value> and cb.fq.<field>=<value>: terms ANDed with q; repeats of one are ORed',
 });
-
-/** A binary as search lists it: the summary's document without the icon. */
-export const BinaryDocument = Type.Omit(BinarySummary, ['icon']);
-export type BinaryDocument = Static<typeof BinaryDocument>;
 
 export const BinarySearchReply = Type.Object({
   terms: Type.Array(Type.String(), { description: 'the query\'s terms as parsed' }),

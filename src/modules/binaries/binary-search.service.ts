@@ -4,6 +4,7 @@
  * on sensors of groups they may view, with only those sightings (as the summary route does).
  */
 import { performance } from 'node:perf_hooks';
+import type { BinaryTagsSource } from '../../detect/document-tags.js';
 import { canViewGroup, type Principal } from '../../domain/permissions.js';
 import { compileBinaryCondition } from '../../query/compile/sqlite.js';
 import { QueryError, toDomainError } from '../../query/errors.js';
@@ -21,6 +22,7 @@ const FACET_FIELDS = Object.keys(BINARY_FACETS) as BinaryFacetField[];
 export class BinarySearchService {
   constructor(
     private readonly store: BinarySearchStore,
+    private readonly tags: BinaryTagsSource = async () => new Map(),
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -45,6 +47,7 @@ export class BinarySearchService {
       nowMs,
     };
     const result = await this.store.search(request, { key: pagingKey('binary', actor.userId, params), fresh: start === 0 });
+    const tags = result.rows.length > 0 ? await this.tags(result.rows.map((row) => row.md5.toLowerCase())) : new Map();
     const facets: BinarySearchReply['facets'] = {};
     for (const [field, counts] of Object.entries(result.facets)) facets[field] = counts.map((c) => facetEntry(c.name, c.count, result.total));
     return {
@@ -52,7 +55,7 @@ export class BinarySearchService {
       total_results: result.total,
       highlights: [],
       facets,
-      results: result.rows.map(binaryDocument),
+      results: result.rows.map((row) => binaryDocument(row, tags.get(row.md5.toLowerCase()))),
       elapsed: (performance.now() - began) / 1000,
       start,
     };

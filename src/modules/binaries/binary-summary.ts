@@ -3,6 +3,8 @@
  * (reference core §5.3). Host-dependent fields (endpoints, groups, host count, filenames, last
  * seen) come only from the observations the caller may see.
  */
+import type { DocumentTags } from '../../detect/document-tags.js';
+import { wireTags } from '../../detect/document-tags.wire.js';
 import { documentTime, documentTimeSeconds } from '../../domain/wire-time.js';
 import { COMPATIBLE_CB_VERSION } from '../info/info.service.js';
 import type { BinaryMetadata } from '../sensors/sensor-protocol.schemas.js';
@@ -25,7 +27,9 @@ function digsigResult(metadata: BinaryMetadata): string {
   return metadata.digsig?.result ?? '(Unknown)';
 }
 
-export function binarySummary(record: BinaryRecord, observations: readonly BinaryObservation[], icon: Buffer): BinarySummary {
+export function binarySummary(
+  record: BinaryRecord, observations: readonly BinaryObservation[], icon: Buffer, tags: DocumentTags | undefined,
+): BinarySummary {
   const { metadata } = record;
   const known = observations.flatMap((o) => (o.sensor ? [{ sensorId: o.sensorId, ...o.sensor }] : []));
   const result = digsigResult(metadata);
@@ -47,6 +51,7 @@ export function binarySummary(record: BinaryRecord, observations: readonly Binar
     os_type: OS_TYPE[known[0]?.osType ?? ''] ?? '',
     cb_version: CB_VERSION,
     icon: icon.toString('base64'),
+    ...wireTags(tags, 'binary'),
   };
   if (record.sha256) summary.sha256 = record.sha256;
   for (const field of VERSION_FIELDS) {
