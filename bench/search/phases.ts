@@ -4,9 +4,10 @@
  * statement it runs and the rows it returns — where a search's time goes, without HTTP, the pool
  * or the ingest load.
  *
- *   node --import tsx bench/search/phases.ts --dir <a copy made by dataset.ts> [--iterations 20]
+ *   node --import tsx bench/search/phases.ts --dir <a copy made by dataset.ts, with manifest.json> [--iterations 20]
  */
 import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -33,7 +34,7 @@ db.prepare = ((sql: string) => {
     (statement as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
       const began = performance.now();
       let result = original(...args);
-      let rows = Array.isArray(result) ? result.length : 1;
+      let rows = method === 'all' ? (result as unknown[]).length : 1;
       if (method === 'iterate') {
         result = [...(result as Iterable<unknown>)];
         rows = (result as unknown[]).length;
@@ -46,7 +47,7 @@ db.prepare = ((sql: string) => {
   return statement;
 }) as typeof db.prepare;
 
-const endMs = 1795335166447;
+const { endMs } = JSON.parse(readFileSync(join(values.dir!, 'manifest.json'), 'utf8')) as { endMs: number };
 const QUERIES: [string, string, Predicate[]][] = [
   ['cmdline *update*', 'cmdline:*update*', []],
   ['time-restricted', 'process_name:chrome.exe', [{
