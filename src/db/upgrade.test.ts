@@ -57,6 +57,10 @@ describe('upgrade from schema 9', () => {
     assert.equal(child.cmdline, 'cmd.exe /c whoami');
     assert.equal(child.username, 'CORP\\alice');
     assert.equal((await get('/api/v1/process?q=domain:example.com&rows=0')).total_results, 2);
+    // Command-line words posted per segment before migration 11 are found per process after it.
+    const words = await get('/api/v1/process?q=cmdline:whoami&cb.group=id&rows=10&sort=start asc');
+    assert.deepEqual(words.results.map((r: { id: string }) => r.id), [PARENT, CHILD]);
+    assert.equal((await get('/api/v1/process?q=cmdline:whoami&rows=0')).total_results, 4, 'every segment of both processes');
   });
 
   it('reads an old process\'s detail and segments', async () => {

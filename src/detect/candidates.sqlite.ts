@@ -108,8 +108,8 @@ function resolveTerms(db: Database.Database, specs: readonly MatchSpec[]): Map<s
 }
 
 /**
- * Term id → the new segments holding it: posted on the segment itself, or (`processWide`) on any
- * segment of its process. New rows are read as a range of each term's postings, updated ones by
+ * Term id → the new segments holding it: posted on the segment itself, or (`processWide`) on its
+ * process (process_postings). New rows are read as a range of each term's postings, updated ones by
  * (term, row) lookups.
  */
 function postings(
@@ -128,8 +128,7 @@ function postings(
   let rows: [number, number][];
   if (processWide) {
     rows = cachedStatement(db, `SELECT e.term_id, s.id FROM json_each(?) k CROSS JOIN segments s ON s.id = k.value
-      CROSS JOIN segments t ON t.process_id = s.process_id CROSS JOIN json_each(?) w
-      CROSS JOIN event_postings e ON e.term_id = w.value AND e.segment_row = t.id`).raw().all(JSON.stringify(fresh.map((f) => f.id)), ids) as [number, number][];
+      CROSS JOIN json_each(?) w CROSS JOIN process_postings e ON e.term_id = w.value AND e.process_row = s.process_id`).raw().all(JSON.stringify(fresh.map((f) => f.id)), ids) as [number, number][];
   } else {
     const isFresh = new Set(fresh.map((f) => f.id));
     const updated = JSON.stringify(fresh.filter((f) => f.id <= afterRow).map((f) => f.id));

@@ -78,9 +78,10 @@ describe('event ingestion', () => {
     assert.equal(second.last_update_ms, T0 + 10);
 
     const terms = db.prepare(
-      `SELECT t.field || ':' || t.value AS term FROM event_postings p JOIN event_terms t ON t.id = p.term_id
-       WHERE p.segment_row IN (?, ?) ORDER BY term`,
-    ).all(first.id, second.id).map((r) => (r as { term: string }).term);
+      `SELECT t.field || ':' || t.value AS term FROM event_postings p JOIN event_terms t ON t.id = p.term_id WHERE p.segment_row IN (?, ?)
+       UNION SELECT t.field || ':' || t.value FROM process_postings p JOIN event_terms t ON t.id = p.term_id WHERE p.process_row = ?
+       ORDER BY term`,
+    ).all(first.id, second.id, process.id).map((r) => (r as { term: string }).term);
     for (const term of [
       'domain:example.com', 'ipaddr:5db8d822', 'ipport:443', 'filemod:c:\\temp\\out.txt',
       'regmod:registry\\machine\\system\\currentcontrolset\\services\\x', 'modload:c:\\windows\\system32\\ntdll.dll',

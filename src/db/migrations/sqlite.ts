@@ -690,4 +690,22 @@ export const sqliteMigrations: readonly Migration[] = [
       INSERT INTO event_storage (id, generation, process_row_floor) VALUES (1, 0, 0);
     `,
   },
+  {
+    version: 11,
+    name: 'command-line words posted per process',
+    sql: `
+      -- Command-line words come only from a process's start, so they belong to the process, not to
+      -- whichever segment the start arrived in: a cmdline search then lists its processes from the
+      -- postings alone instead of looking each posted segment up for its process.
+      CREATE TABLE process_postings (
+        term_id INTEGER NOT NULL,
+        process_row INTEGER NOT NULL,
+        PRIMARY KEY (term_id, process_row)
+      ) WITHOUT ROWID;
+      INSERT OR IGNORE INTO process_postings (term_id, process_row)
+        SELECT e.term_id, s.process_id FROM event_terms t CROSS JOIN event_postings e ON e.term_id = t.id CROSS JOIN segments s ON s.id = e.segment_row
+        WHERE t.field = 'cmdline' ORDER BY 1, 2;
+      DELETE FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'cmdline');
+    `,
+  },
 ];

@@ -104,6 +104,9 @@ export class SqlitePartitionWriter {
     if (toTerm !== null) {
       this.db.prepare('DELETE FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE id > ? AND id <= ?) AND segment_row BETWEEN ? AND ?')
         .run(fromTerm, toTerm, partition.first_row, last);
+      // Command-line words are posted per process: they go with the processes the deletion removed.
+      this.db.prepare(`DELETE FROM process_postings WHERE term_id IN (SELECT id FROM event_terms WHERE id > ? AND id <= ? AND field = 'cmdline')
+        AND NOT EXISTS (SELECT 1 FROM processes WHERE id = process_row)`).run(fromTerm, toTerm);
       this.purgedTerms.set(partition.id, toTerm);
       return { more: true };
     }

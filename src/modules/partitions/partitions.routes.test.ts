@@ -130,6 +130,8 @@ describe('storage partitions API', () => {
       assert.equal(count('SELECT count(*) FROM segments'), 3);
       assert.equal(count('SELECT count(*) FROM segment_events WHERE segment_row NOT IN (SELECT id FROM segments)'), 0);
       assert.equal(count('SELECT count(*) FROM event_postings WHERE segment_row NOT IN (SELECT id FROM segments)'), 0);
+      assert.equal(count('SELECT count(*) FROM process_postings WHERE process_row NOT IN (SELECT id FROM processes)'), 0);
+      assert.ok((count('SELECT count(*) FROM process_postings') as number) > 0, 'the remaining processes keep their command-line words');
       assert.equal(count('SELECT sum(segments) FROM process_segment_counts'), 3);
       assert.equal(count('SELECT sum(segments) FROM host_segment_counts'), 3);
     } finally {

@@ -1,11 +1,11 @@
 /**
  * The embedded event store. One synchronous SQLite transaction per group of batches, with the
  * state of recently active processes (their row, open segment) kept in memory so that the common
- * path is appends: a chunk row per (segment, batch), a posting per distinct term per segment, and
- * each new or changed process and segment row written once, at the end of the transaction. The
- * store hands out the row ids itself (it is the only writer of these tables), which is what lets
- * it defer those rows. Segments belong to partitions by row (docs/adr/0009-partitions.md): a
- * segment below the hot partition's first row takes no more events.
+ * path is appends: a chunk row per (segment, batch), a posting per distinct term per segment (per
+ * process for command-line words), and each new or changed process and segment row written once,
+ * at the end of the transaction. The store hands out the row ids itself (it is the only writer
+ * of these tables), which is what lets it defer those rows. Segments belong to partitions by row
+ * (docs/adr/0009-partitions.md): a segment below the hot partition's first row takes no more events.
  */
 import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { baseName } from '../../ingest/normalize.js';
@@ -14,7 +14,7 @@ import { counter } from '../../ingest/rejection.js';
 import type { SensorIdentity } from '../sensors/sensors.service.js';
 import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
-import { POSTINGS_PER_STATEMENT, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
+import { insertPairs, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
 import { toSegmentState, type SegmentRow, type SegmentState } from './event-store.state.js';
 import { TermDictionary } from './term-dictionary.sqlite.js';
 
@@ -43,6 +43,8 @@ export class SqliteEventStore implements EventStore {
   private touchedSegments = new Set<SegmentState>();
   /** (term id, segment row) pairs, flat, inserted at the end of the transaction. */
   private postings: number[] = [];
+  /** (term id, process row) pairs of command-line words, which belong to the process (process_postings). */
+  private processPostings: number[] = [];
   /** The hot partition's first segment row. */
   private hotFirstRow: number;
   /** What this transaction adds to the hot partition's size. */
@@ -75,6 +77,7 @@ export class SqliteEventStore implements EventStore {
       this.newProcesses = new Map();
       this.touchedSegments = new Set();
       this.postings = [];
+      this.processPostings = [];
       this.writtenBytes = this.writtenSegments = 0;
       throw error;
     }
@@ -232,7 +235,11 @@ export class SqliteEventStore implements EventStore {
     this.statements.insertChunk.run(segment.row, segment.nextChunk++, eventCount, chunk);
     this.writtenBytes += chunk.length;
     const { terms } = summary;
-    for (let i = 0; i < terms.length; i += 2) this.postings.push(this.terms.id(terms[i]!, terms[i + 1]!), segment.row);
+    for (let i = 0; i < terms.length; i += 2) {
+      const id = this.terms.id(terms[i]!, terms[i + 1]!);
+      if (terms[i] === 'cmdline') this.processPostings.push(id, segment.processRow);
+      else this.postings.push(id, segment.row);
+    }
     segment.eventCount += eventCount;
     for (let i = 0; i < COUNTED_TYPES.length; i++) segment.counts[i]! += summary.counts[i]!;
     if (summary.lastTs > segment.lastUpdateMs) segment.lastUpdateMs = summary.lastTs;
@@ -279,11 +286,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   private writePostings(): void {
-    const postings = this.postings;
-    const whole = postings.length - (postings.length % (2 * POSTINGS_PER_STATEMENT));
-    for (let i = 0; i < whole; i += 2 * POSTINGS_PER_STATEMENT) this.statements.insertPostings.run(postings.slice(i, i + 2 * POSTINGS_PER_STATEMENT));
-    for (let i = whole; i < postings.length; i += 2) this.statements.insertPosting.run(postings[i], postings[i + 1]);
+    const { insertPosting, insertPostings, insertProcessPosting, insertProcessPostings } = this.statements;
+    insertPairs(this.postings, insertPosting, insertPostings);
+    insertPairs(this.processPostings, insertProcessPosting, insertProcessPostings);
     this.postings = [];
+    this.processPostings = [];
   }
 
   private addCounters(sensorId: number, counters: ReadonlyMap<string, number>): void {

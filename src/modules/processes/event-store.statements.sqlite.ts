@@ -51,9 +51,20 @@ export function prepareEventStatements(connection: Database.Database) {
     insertPostings: connection.prepare(
       `INSERT OR IGNORE INTO event_postings (term_id, segment_row) VALUES ${Array.from({ length: POSTINGS_PER_STATEMENT }, () => '(?, ?)').join(', ')}`,
     ),
+    insertProcessPosting: connection.prepare('INSERT OR IGNORE INTO process_postings (term_id, process_row) VALUES (?, ?)'),
+    insertProcessPostings: connection.prepare(
+      `INSERT OR IGNORE INTO process_postings (term_id, process_row) VALUES ${Array.from({ length: POSTINGS_PER_STATEMENT }, () => '(?, ?)').join(', ')}`,
+    ),
     addCounter: connection.prepare(
       `INSERT INTO ingest_counters (sensor_id, name, value) VALUES (?, ?, ?)
        ON CONFLICT (sensor_id, name) DO UPDATE SET value = ingest_counters.value + excluded.value`,
     ),
   };
+}
+
+/** Flat (a, b) pairs through a statement of one pair and one of POSTINGS_PER_STATEMENT pairs. */
+export function insertPairs(pairs: readonly number[], one: Database.Statement, many: Database.Statement): void {
+  const whole = pairs.length - (pairs.length % (2 * POSTINGS_PER_STATEMENT));
+  for (let i = 0; i < whole; i += 2 * POSTINGS_PER_STATEMENT) many.run(pairs.slice(i, i + 2 * POSTINGS_PER_STATEMENT));
+  for (let i = whole; i < pairs.length; i += 2) one.run(pairs[i], pairs[i + 1]);
 }

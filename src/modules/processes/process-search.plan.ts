@@ -24,6 +24,8 @@ export interface ProcessSearchRequest {
   facets: FacetField[];
   /** The present, for the `start` facet's last 30 days. */
   nowMs: number;
+  /** The one-pass plans' caps (process-search.once.ts) when not the defaults: tests cross them on small data. */
+  onePassCaps?: { collected: number; posted: number };
 }
 
 export interface ProcessSearchResult {

@@ -3,10 +3,11 @@
  * transaction: the exact count, one page in a total order, and facets.
  *
  * Counting: a query on process fields alone counts per matching process from
- * process_segment_counts; one that reads segments counts segments. Paging: with the count known,
- * the cheaper of two plans is taken — read matches in sort order through the sort key's index
- * until the page is full (cheap when matches are common), or collect every match and sort it
- * (cheap when they are rare). Every order ends in a unique tiebreaker, so pages never overlap.
+ * process_segment_counts; one that reads segments counts segments, collecting them with their
+ * sort key when there are few (process-search.once.ts: the page is then cut from them). Paging
+ * otherwise: with the count known, the cheaper of two plans — read matches in sort order through
+ * the sort key's index until the page is full (cheap when matches are common), or collect every
+ * match and sort it (cheap when rare). Every order ends in a unique tiebreaker: pages never overlap.
  * Segments of unmounted partitions are left out of every read of segments (hidden-segments.ts);
  * the per-process and per-host counts already leave them out.
  */
@@ -17,6 +18,9 @@ import { COUNTED_TYPES } from '../../ingest/prepare.js';
 import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
 import { HIDDEN_RANGES_SQL, toRanges, visibleRows, type RowRange } from '../partitions/hidden-segments.js';
 import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
+import {
+  collectMatches, MAX_COLLECTED, MAX_POSTED, pageOfCollected, postedSegments, registerPostedFunction, withPosted, type Collected, type Posted,
+} from './process-search.once.js';
 import { FacetTally } from './process-search.tally.js';
 import {
   FACET_LIMIT, FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult,
@@ -25,6 +29,7 @@ import {
 
 export function setup(connection: Database.Database): void {
   for (const [name, fn] of Object.entries(SQLITE_FUNCTIONS)) connection.function(name, { deterministic: true }, fn);
+  registerPostedFunction(connection);
 }
 
 const tally = new FacetTally();
@@ -57,9 +62,7 @@ export function* warm(connection: Database.Database): Generator<void, void, void
   yield* iterable(tally.warm(connection, TALLIED.filter((field) => field !== 'process_name')));
 }
 
-function iterable<T>(iterator: Iterator<T>): Iterable<T> {
-  return { [Symbol.iterator]: () => iterator };
-}
+const iterable = <T>(iterator: Iterator<T>): Iterable<T> => ({ [Symbol.iterator]: () => iterator });
 
 class ProcessSearch {
   private where: string;
@@ -75,6 +78,9 @@ class ProcessSearch {
   private readonly hidden: RowRange[];
   /** ` AND s.id NOT BETWEEN …` for unmounted partitions, or nothing. */
   private readonly visible: string;
+  /** What counting read, when it read the matches themselves: with their sort keys, or posted segments. */
+  private collected: Collected | undefined;
+  private posted: Posted | undefined;
 
   constructor(private readonly db: Database.Database, private readonly request: ProcessSearchRequest) {
     const { condition, visibleGroups } = request;
@@ -111,7 +117,17 @@ class ProcessSearch {
   /** Matching documents (segments, or processes when grouped) and matching segments. */
   private count(): { documents: number; segments: number } {
     const { grouped, condition, visibleGroups } = this.request;
+    const caps = this.request.onePassCaps ?? { collected: MAX_COLLECTED, posted: MAX_POSTED };
     if (condition.postingTerms && visibleGroups === null && !grouped) {
+      const { sql, params } = condition.postingTerms;
+      this.posted = postedSegments(this.db, sql, params, visibleRows('segment_row', this.hidden), caps.posted);
+      if (this.posted) {
+        // The page and the facets read these segments instead of the postings again.
+        this.where = 's.id IN (SELECT value FROM json_each(?))';
+        this.params = [JSON.stringify(this.posted.rows)];
+        this.withoutProcessRows = true;
+        return { documents: this.posted.rows.length, segments: this.posted.rows.length };
+      }
       // Postings are unique per (term, segment); a segment posted under several terms counts once.
       const segments = cachedStatement(this.db,
         `SELECT count(DISTINCT segment_row) FROM event_postings WHERE term_id IN (${condition.postingTerms.sql})${visibleRows('segment_row', this.hidden)}`)
@@ -141,6 +157,10 @@ class ProcessSearch {
       return { documents: grouped ? processes! : segments!, segments: segments! };
     }
     const { from, where } = this.segmentsFrom();
+    if (!grouped && this.sort.level === 'segment' && this.request.rows > 0) {
+      this.collected = collectMatches(this.db, from, where, this.params, this.sort.column, caps.collected);
+      if (this.collected) return { documents: this.collected.rows.length, segments: this.collected.rows.length };
+    }
     if (!grouped) {
       const segments = this.values(`SELECT count(*) FROM ${from} WHERE ${where}`)[0]!;
       return { documents: segments, segments };
@@ -152,9 +172,16 @@ class ProcessSearch {
   /** The page's segment rows, in order. */
   private page(matches: number): number[] {
     const { start, rows, grouped } = this.request;
+    if (this.collected) return pageOfCollected(this.collected, this.request.sort.descending, start, rows);
     const stored = this.value<number>('SELECT coalesce(max(id), 0) FROM segments');
     // Rows read in index order before the page is full, against every match read and sorted.
     const inOrder = this.sort.index !== undefined && (start + rows) * (stored / Math.max(matches, 1)) <= matches;
+    if (this.posted && inOrder && this.sort.level === 'segment') {
+      const { from } = this.segmentsFrom(this.sort.index);
+      return withPosted(this.posted, () => cachedStatement(this.db,
+        `SELECT s.id FROM ${from} WHERE vigil_posted(s.id)${this.visible} ORDER BY ${this.orderBy(false)} LIMIT ? OFFSET ?`,
+      ).pluck().all(rows, start) as number[]);
+    }
     if (!grouped) {
       const { from, where } = inOrder ? this.orderedFrom() : this.unorderedFrom();
       return cachedStatement(this.db, `SELECT s.id FROM ${from} WHERE ${where} ORDER BY ${this.orderBy(!inOrder)} LIMIT ? OFFSET ?`)

@@ -9,7 +9,8 @@
  * - per-segment fields (last_update, counts) are columns of `s`;
  * - event fields, and the command line's tokens, are terms of the dictionary `event_terms` whose
  *   postings name segments (src/ingest/terms.ts stores them in the query's normal form, so exact
- *   and prefix matches use the dictionary's index and patterns scan one field's distinct values);
+ *   and prefix matches use the dictionary's index and patterns scan one field's distinct values;
+ *   command-line words are posted per process, in process_postings);
  * - binary fields are read from `binaries` (metadata JSON) through the md5 that joins them: the
  *   process's own, its parent's, or those its events name (`_child`, `_modload`, `_filewrite`);
  * - sha256 of children, modules and written files is matched through the binaries the server
@@ -163,15 +164,18 @@ class ProcessCompiler extends Compiler {
     return this.segmentsWithTerm([field], termValue(field, match));
   }
 
-  /** Tokens are found through the dictionary; a phrase of several is checked on the command line itself. */
+  /**
+   * Tokens are found through the dictionary and its postings per process (the words come from the
+   * process's start); a phrase of several is checked on the command line itself.
+   */
   private cmdline(match: Match): Fragment {
     if (match.kind === 'exists') return sql`p.cmdline <> ''`;
     if (match.kind !== 'tokens') return FALSE;
     const each = match.tokens.map((token) => {
       const terms = termIds(['cmdline'], tokenValue(token, match.wildcard));
       return this.probe
-        ? sql`EXISTS (SELECT 1 FROM segments t CROSS JOIN event_postings e ON e.segment_row = t.id WHERE t.process_id = p.id AND e.term_id IN (${terms}))`
-        : sql`p.id IN (SELECT t.process_id FROM event_postings e JOIN segments t ON t.id = e.segment_row WHERE e.term_id IN (${terms}))`;
+        ? sql`EXISTS (SELECT 1 FROM process_postings WHERE term_id IN (${terms}) AND process_row = p.id)`
+        : sql`p.id IN (SELECT process_row FROM process_postings WHERE term_id IN (${terms}))`;
     });
     if (match.tokens.length > 1) each.push(sql`vigil_tokens(p.cmdline, 'cmdline', ${JSON.stringify(match.tokens)}, ${match.wildcard ? 1 : 0})`);
     return each.length === 1 ? each[0]! : sql`(${joinFragments(each, ' AND ')})`;
