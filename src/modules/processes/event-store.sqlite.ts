@@ -16,6 +16,7 @@ import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
 import { POSTINGS_PER_STATEMENT, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
 import { NewSegmentCounts, type ProcessHost } from './event-store.counts.sqlite.js';
+import { sortPostings } from './event-store.postings.js';
 import { toSegmentState, type SegmentRow, type SegmentState } from './event-store.state.js';
 import { TermDictionary } from './term-dictionary.sqlite.js';
 
@@ -290,7 +291,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private writePostings(): void {
-    const postings = this.postings;
+    const postings = sortPostings(this.postings);
     const whole = postings.length - (postings.length % (2 * POSTINGS_PER_STATEMENT));
     for (let i = 0; i < whole; i += 2 * POSTINGS_PER_STATEMENT) this.statements.insertPostings.run(postings.slice(i, i + 2 * POSTINGS_PER_STATEMENT));
     for (let i = whole; i < postings.length; i += 2) this.statements.insertPosting.run(postings[i], postings[i + 1]);
