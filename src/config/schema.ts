@@ -97,9 +97,11 @@ export const ConfigSchema = Type.Object(
       description: 'A search (or a large event read) still running after this long is stopped and answered 504 query_timeout.',
     }),
     ingestMaxEventsPerCommit: Type.Integer({
-      default: 20_000,
+      // Index pages a commit dirties are shared by its batches: 16 batches of 2,000 events per
+      // commit write a fifth fewer bytes per event than 10 (bench/RESULTS.md, bench/ingest).
+      default: 32_000,
       minimum: 1,
-      description: 'Events per ingest transaction at most; bounds how long one commit holds the server.',
+      description: 'Events per ingest transaction at most; bounds how long one commit makes the uploads behind it (and other writers) wait.',
     }),
     feedDownloadLimitBytes: Type.Integer({
       default: 128 * 1024 * 1024,

@@ -708,4 +708,16 @@ export const sqliteMigrations: readonly Migration[] = [
       DELETE FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'cmdline');
     `,
   },
+  {
+    version: 12,
+    name: 'the event writer counts segments per process and per host itself',
+    sql: `
+      -- A trigger makes every segment insert a multi-row statement, which SQLite guards with a
+      -- statement journal: a copy of every page the insert touches, spilled to a temporary file,
+      -- half of what the writer wrote. The event writer (the only one to insert segments) now adds
+      -- its new segments to process_segment_counts and host_segment_counts once per commit.
+      DROP TRIGGER segments_counted_per_process;
+      DROP TRIGGER segments_counted_per_host;
+    `,
+  },
 ];

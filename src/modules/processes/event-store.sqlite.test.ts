@@ -116,4 +116,26 @@ describe('SQLite event store segments', () => {
     assert.deepEqual(chunks.map((c) => c.chunk), [0, 1]);
     await db.close();
   });
+
+  it('counts segments per process and per host, also for a process read back after a restart', async () => {
+    const clock = { now: T0 };
+    const file = join(dir, 'counts.db');
+    const rules = { maxEventsPerSegment: 3, windowMs: 60_000 };
+    let db = SqliteDatabase.open(file);
+    await migrate(db, sqliteMigrations);
+    await registerSensorRow(db);
+    const [start, ...rest] = processEvents(60, T0 - 1000);
+    await new SqliteEventStore(db, rules, () => clock.now).commit([batch(1, [start!, ...rest.slice(0, 4)]), batch(2, processEvents(70, T0 - 500))]);
+    await db.close();
+    db = SqliteDatabase.open(file);
+    clock.now = T0 + 60_000;
+    await new SqliteEventStore(db, rules, () => clock.now).commit([batch(3, rest.slice(4))]);
+    const perProcess = await db.all('SELECT p.pid, c.segments FROM process_segment_counts c JOIN processes p ON p.id = c.process_row ORDER BY p.pid');
+    const segments = await db.all('SELECT p.pid, count(*) AS segments FROM segments s JOIN processes p ON p.id = s.process_id GROUP BY p.pid ORDER BY p.pid');
+    assert.deepEqual(perProcess, segments);
+    assert.deepEqual(perProcess.map((row) => (row as { segments: number }).segments), [3, 3]);
+    const perHost = await db.all('SELECT sensor_id, group_id, hostname, host_type, os_type, segments FROM host_segment_counts');
+    assert.deepEqual(perHost, [{ sensor_id: 1, group_id: 1, hostname: 'host', host_type: 'server', os_type: 'linux', segments: 6 }]);
+    await db.close();
+  });
 });

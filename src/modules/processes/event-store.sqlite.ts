@@ -15,6 +15,8 @@ import type { SensorIdentity } from '../sensors/sensors.service.js';
 import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
 import { insertPairs, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
+import { NewSegmentCounts, type ProcessHost } from './event-store.counts.sqlite.js';
+import { sortPostings } from './event-store.postings.js';
 import { toSegmentState, type SegmentRow, type SegmentState } from './event-store.state.js';
 import { TermDictionary } from './term-dictionary.sqlite.js';
 
@@ -22,6 +24,7 @@ interface ProcessState {
   row: number;
   name: string;
   md5: string;
+  host: ProcessHost;
   segment: SegmentState | undefined;
 }
 
@@ -45,6 +48,7 @@ export class SqliteEventStore implements EventStore {
   private postings: number[] = [];
   /** (term id, process row) pairs of command-line words, which belong to the process (process_postings). */
   private processPostings: number[] = [];
+  private readonly newSegments: NewSegmentCounts;
   /** The hot partition's first segment row. */
   private hotFirstRow: number;
   /** What this transaction adds to the hot partition's size. */
@@ -58,6 +62,7 @@ export class SqliteEventStore implements EventStore {
   ) {
     this.statements = prepareEventStatements(db.connection);
     this.terms = new TermDictionary(db.connection);
+    this.newSegments = new NewSegmentCounts(db.connection);
     this.hotFirstRow = (this.statements.hotFirstRow.get() as number | undefined) ?? 1;
   }
 
@@ -78,6 +83,7 @@ export class SqliteEventStore implements EventStore {
       this.touchedSegments = new Set();
       this.postings = [];
       this.processPostings = [];
+      this.newSegments.clear();
       this.writtenBytes = this.writtenSegments = 0;
       throw error;
     }
@@ -169,11 +175,14 @@ export class SqliteEventStore implements EventStore {
 
   private loadProcess(sensorId: number, prepared: PreparedProcess): ProcessState | undefined {
     const row = this.statements.findProcess.get(sensorId, prepared.pid, prepared.processStart) as
-      | { id: number; process_name: string; md5: string }
+      | { id: number; process_name: string; md5: string; group_id: number; hostname: string; host_type: string; os_type: string }
       | undefined;
     if (!row) return undefined;
     const segment = this.statements.latestSegment.get(row.id) as SegmentRow | undefined;
-    return { row: row.id, name: row.process_name, md5: row.md5, segment: segment && toSegmentState(segment) };
+    return {
+      row: row.id, name: row.process_name, md5: row.md5, host: [sensorId, row.group_id, row.hostname, row.host_type, row.os_type],
+      segment: segment && toSegmentState(segment),
+    };
   }
 
   private newProcess(sensor: SensorIdentity, prepared: PreparedProcess): ProcessState {
@@ -183,7 +192,8 @@ export class SqliteEventStore implements EventStore {
       row, sensor.id, prepared.pid, prepared.processStart, sensor.groupId, sensor.hostname, sensor.hostType, sensor.osType,
       '', '', '', '', '', '', '', -1, null, '', '', null,
     ]);
-    const state: ProcessState = { row, name: '', md5: '', segment: undefined };
+    const host: ProcessHost = [sensor.id, sensor.groupId, sensor.hostname, sensor.hostType, sensor.osType];
+    const state: ProcessState = { row, name: '', md5: '', host, segment: undefined };
     if (prepared.start) this.completeProcess(state, prepared.start, sensor.id);
     return state;
   }
@@ -263,6 +273,7 @@ export class SqliteEventStore implements EventStore {
       row: ++this.lastSegmentRow, processRow: process.row, segmentId, eventCount: 0, nextChunk: 0, firstEventMs,
       lastUpdateMs: firstEventMs, lastServerUpdateMs: serverMs, counts: new Array<number>(COUNTED_TYPES.length).fill(0), unwritten: true,
     };
+    this.newSegments.add(process.row, process.host);
     return process.segment;
   }
 
@@ -278,6 +289,7 @@ export class SqliteEventStore implements EventStore {
         this.statements.updateSegment.run(s.lastUpdateMs, s.lastServerUpdateMs, s.eventCount, ...s.counts, s.row);
       }
     }
+    this.newSegments.write();
     this.newProcesses = new Map();
     this.touchedSegments = new Set();
     this.writePostings();
@@ -287,8 +299,8 @@ export class SqliteEventStore implements EventStore {
 
   private writePostings(): void {
     const { insertPosting, insertPostings, insertProcessPosting, insertProcessPostings } = this.statements;
-    insertPairs(this.postings, insertPosting, insertPostings);
-    insertPairs(this.processPostings, insertProcessPosting, insertProcessPostings);
+    insertPairs(sortPostings(this.postings), insertPosting, insertPostings);
+    insertPairs(sortPostings(this.processPostings), insertProcessPosting, insertProcessPostings);
     this.postings = [];
     this.processPostings = [];
   }

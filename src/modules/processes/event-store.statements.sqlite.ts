@@ -21,7 +21,7 @@ export function prepareEventStatements(connection: Database.Database) {
     countInHot: connection.prepare(
       "UPDATE event_partitions SET event_bytes = event_bytes + ?, segment_count = segment_count + ? WHERE state = 'hot'",
     ),
-    findProcess: connection.prepare('SELECT id, process_name, md5 FROM processes WHERE sensor_id = ? AND pid = ? AND start_ms = ?'),
+    findProcess: connection.prepare('SELECT id, process_name, md5, group_id, hostname, host_type, os_type FROM processes WHERE sensor_id = ? AND pid = ? AND start_ms = ?'),
     latestSegment: connection.prepare(
       `SELECT s.*, (SELECT COALESCE(MAX(chunk), -1) + 1 FROM segment_events WHERE segment_row = s.id) AS next_chunk
        FROM segments s WHERE process_id = ? ORDER BY segment_id DESC LIMIT 1`,

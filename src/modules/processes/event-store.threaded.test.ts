@@ -4,7 +4,8 @@
  * instead of a hang or a crash.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { processEvents } from '../../../test/support/sensors.js';
@@ -35,6 +36,34 @@ describe('threaded event store', () => {
     assert.deepEqual(await db.get('SELECT COUNT(*) AS n FROM processes WHERE pid = 7'), { n: 1 });
     await store.close();
     await db.close();
+  });
+
+  it('leaves checkpoints to the checkpointer thread, which copies its commits into the database file', async () => {
+    const file = join(dir, 'checkpointed.db');
+    const db = SqliteDatabase.open(file);
+    await migrate(db, sqliteMigrations);
+    db.connection.pragma('wal_checkpoint(TRUNCATE)');
+    const store = new ThreadedEventStore(file, RULES, { checkpointIntervalMs: 20 });
+    // The database file alone, without its WAL: what checkpoints have copied so far.
+    const inFile = () => {
+      copyFileSync(file, `${file}.copy`);
+      const copy = new Database(`${file}.copy`, { readonly: true });
+      try {
+        return copy.prepare('SELECT COUNT(*) FROM processes WHERE pid = 8').pluck().get();
+      } finally {
+        copy.close();
+      }
+    };
+    try {
+      const prepared = new EventPreparer(new FilterGate()).prepare({ sensorId: 1, groupId: 1, osType: 'linux' }, processEvents(8));
+      await store.commit([{ sensor: SENSOR, sequence: 1, ...prepared, counters: new Map() }]);
+      const deadline = Date.now() + 5_000;
+      while (inFile() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(inFile(), 1, 'the commit reached the database file without a checkpoint of the writer or this connection');
+    } finally {
+      await store.close();
+      await db.close();
+    }
   });
 
   it('rejects with the driver error when the writer cannot commit, and keeps answering', async () => {

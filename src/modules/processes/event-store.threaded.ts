@@ -13,8 +13,8 @@ import type { WriterInit } from './event-writer.worker.js';
 export class ThreadedEventStore implements EventStore, PartitionWriter {
   private readonly writer: WorkerClient<WriterRequest, WriterReply>;
 
-  constructor(file: string, rules: SegmentRules) {
-    this.writer = new WorkerClient(import.meta.url, 'event-writer', { file, rules } satisfies WriterInit);
+  constructor(file: string, rules: SegmentRules, options: Pick<WriterInit, 'checkpointIntervalMs'> = {}) {
+    this.writer = new WorkerClient(import.meta.url, 'event-writer', { file, rules, ...options } satisfies WriterInit);
   }
 
   async commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {

@@ -6,6 +6,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import { SqliteDatabase } from '../../db/dialects/sqlite.js';
+import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from '../../db/wal-checkpointer.js';
 import { serveRequests } from '../../db/worker-threads.js';
 import { SqlitePartitionWriter } from '../partitions/partition-writer.sqlite.js';
 import type { SegmentRules } from './event-store.js';
@@ -15,16 +16,21 @@ import type { WriterReply, WriterRequest } from './event-writer.messages.js';
 export interface WriterInit {
   file: string;
   rules: SegmentRules;
+  /** Tests shorten it; the server uses CHECKPOINT_INTERVAL_MS. */
+  checkpointIntervalMs?: number;
 }
 
-const { file, rules } = workerData as WriterInit;
+const { file, rules, checkpointIntervalMs } = workerData as WriterInit;
 const db = SqliteDatabase.open(file);
+db.connection.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
+const checkpointer = new WalCheckpointer(file, checkpointIntervalMs);
 /** Made at the first request, so that a schema it cannot work with fails requests, not the thread. */
 let store: SqliteEventStore | undefined;
 let partitions: SqlitePartitionWriter | undefined;
 
 serveRequests<WriterRequest, WriterReply>(async (request) => {
   if (request.kind === 'close') {
+    await checkpointer.close();
     await db.close();
     return {};
   }

@@ -1,0 +1,39 @@
+/**
+ * Copies the WAL back into the SQLite file on a thread of its own (wal-checkpointer.worker.ts), so
+ * that the event writer's commits do not also carry the checkpoint: the copy, and the file-system
+ * syncs that end it, took up to a few hundred milliseconds after a commit on the writer's thread,
+ * and every upload waiting for the next commit waited that long too. The writer keeps a far
+ * larger automatic checkpoint of its own (WRITER_AUTOCHECKPOINT_PAGES) only as a bound on the WAL
+ * should this thread fall behind or stop.
+ */
+import { WorkerClient, type WorkerReply } from './worker-threads.js';
+
+export interface CheckpointerInit {
+  file: string;
+  /** Time between checkpoints. Each copies what the commits since the last one wrote. */
+  intervalMs: number;
+}
+
+export type CheckpointerRequest = { id: number; kind: 'close' };
+
+/** The writer's own automatic checkpoint, in WAL pages (4 KB): 200 MB of WAL, a backstop only. */
+export const WRITER_AUTOCHECKPOINT_PAGES = 50_000;
+
+/**
+ * Once a second: a page dirtied by several commits in that time (a B-tree's last pages, busy
+ * postings) is copied once, and the WAL stays small enough for readers to search quickly.
+ */
+export const CHECKPOINT_INTERVAL_MS = 1_000;
+
+export class WalCheckpointer {
+  private readonly worker: WorkerClient<CheckpointerRequest, WorkerReply>;
+
+  constructor(file: string, intervalMs = CHECKPOINT_INTERVAL_MS) {
+    this.worker = new WorkerClient(import.meta.url, 'wal-checkpointer', { file, intervalMs } satisfies CheckpointerInit);
+  }
+
+  /** Stops checkpointing and closes the thread's connection (without a checkpoint of its own). */
+  close(): Promise<void> {
+    return this.worker.close();
+  }
+}
