@@ -3,9 +3,12 @@
  * embedded store (every search index maintained), with the server's peak RSS sampled each second.
  *
  *   npm run build && node --import tsx bench/ingest/run.ts [--sensors 16] [--duration 300] [--batch-size 2000] [--no-gzip]
+ *     [--server-flags="--max-semi-space-size=64"]
  *
  * Prints one JSON line: events/s, p50/p99 batch acknowledgement latency, peak server RSS, and the
- * CPU time server and simulator spent per event.
+ * CPU time server and simulator spent per event, the server's also for its main (request) thread
+ * alone (HTTP, TLS, decoding and preparation; the writer has its own thread). `--server-flags` are
+ * Node options for the server process, to measure V8 settings end to end.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,12 +25,14 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '2000' },
     seed: { type: 'string', default: '1' },
     'no-gzip': { type: 'boolean', default: false },
+    'server-flags': { type: 'string', default: '' },
   },
 });
 
-/** CPU seconds (user + system) a process has used so far, from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/** CPU seconds (user + system) a process (or, with `thread`, one of its threads) has used so far, from /proc. */
+function cpuSeconds(pid: number, thread?: number): number {
+  const stat = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+  const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -37,7 +42,8 @@ function rssBytes(pid: number): number {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-ingest-'));
-const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const serverFlags = values['server-flags']!.split(' ').filter((flag) => flag !== '');
+const server = spawn(process.execPath, [...serverFlags, BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 try {
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -51,6 +57,8 @@ try {
   const token = spawnSync(process.execPath, [BIN, 'token', 'admin', '--data-dir', dataDir], { encoding: 'utf8' }).stdout.trim();
 
   const serverCpuBefore = cpuSeconds(server.pid!);
+  // The main thread's id is the process's: HTTP, TLS, decoding and preparation run there.
+  const requestThreadCpuBefore = cpuSeconds(server.pid!, server.pid!);
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(server.pid!))), 1000);
   // Spawned asynchronously, so the RSS sampler keeps running while the simulator works.
@@ -66,6 +74,7 @@ try {
   clearInterval(sampler);
   clearInterval(simulatorSampler);
   const serverCpu = cpuSeconds(server.pid!) - serverCpuBefore;
+  const requestThreadCpu = cpuSeconds(server.pid!, server.pid!) - requestThreadCpuBefore;
   if (status !== 0) throw new Error(`simulator exited with ${status}`);
   const summary = JSON.parse(report.trim().split('\n').at(-1)!);
   // CPU per event shows where the two shared cores go, whatever else the machine was doing.
@@ -74,6 +83,7 @@ try {
     ...summary,
     server_peak_rss_mb: Math.round(peakRss / 1024 / 1024),
     server_cpu_us_per_event: perEvent(serverCpu),
+    server_request_thread_cpu_us_per_event: perEvent(requestThreadCpu),
     simulator_cpu_us_per_event: perEvent(simulatorCpu),
   }));
 } finally {

@@ -9,6 +9,12 @@ import { EventBatch, MAX_EVENTS_PER_BATCH } from './event.schemas.js';
 import { IngestRejection } from './rejection.js';
 
 const gunzipAsync = promisify(gunzip);
+/**
+ * Output is produced this much per round trip to the thread pool. The default (16 KiB) makes a
+ * 2,000-event batch (~500 KB of JSON) take some 30 round trips, which nearly doubled the CPU of
+ * decompression; with 1 MiB a typical batch takes one.
+ */
+const GUNZIP_CHUNK_BYTES = 1 << 20;
 const batchShape = TypeCompiler.Compile(EventBatch);
 
 export async function decodeBatch(raw: Buffer, contentEncoding: string | undefined, maxDecodedBytes: number): Promise<EventBatch> {
@@ -34,7 +40,7 @@ async function decompress(raw: Buffer, encoding: string | undefined, maxDecodedB
   if (encoding === undefined || encoding === '' || encoding === 'identity') return raw.toString('utf8');
   if (encoding !== 'gzip') throw new IngestRejection('bad_encoding', `Unsupported Content-Encoding ${encoding}`);
   try {
-    return (await gunzipAsync(raw, { maxOutputLength: maxDecodedBytes })).toString('utf8');
+    return (await gunzipAsync(raw, { maxOutputLength: maxDecodedBytes, chunkSize: GUNZIP_CHUNK_BYTES })).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new IngestRejection('batch_too_large', `The body decompresses to more than ${maxDecodedBytes} bytes`);

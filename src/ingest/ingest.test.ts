@@ -113,6 +113,24 @@ describe('event ingestion', () => {
     assert.equal(counts.events_accepted, 16);
   });
 
+  it('keeps apart two processes of one batch that share a pid, each with its own events', async () => {
+    const sensor = await registerSensor(test);
+    const first = processEvents(700, T0);
+    const second = processEvents(700, T0 + 60_000);
+    const interleaved = first.flatMap((event, i) => [event, second[i]!]);
+    const response = await uploadEvents(test, sensor, 1, interleaved);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.json().accepted, 16);
+    const processes = db.prepare(
+      `SELECT p.start_ms, p.end_ms, p.process_name, SUM(s.event_count) AS events, SUM(s.filemod_count) AS filemods
+       FROM processes p JOIN segments s ON s.process_id = p.id WHERE p.sensor_id = ? AND p.pid = 700 GROUP BY p.id ORDER BY p.start_ms`,
+    ).all(sensor.id);
+    assert.deepEqual(processes, [
+      { start_ms: T0, end_ms: T0 + 10, process_name: 'cmd.exe', events: 8, filemods: 1 },
+      { start_ms: T0 + 60_000, end_ms: T0 + 60_010, process_name: 'cmd.exe', events: 8, filemods: 1 },
+    ]);
+  });
+
   it('accepts gzip uploads', async () => {
     const sensor = await registerSensor(test);
     const response = await uploadEvents(test, sensor, 1, processEvents(300, T0), { gzip: true });

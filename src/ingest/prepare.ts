@@ -76,18 +76,16 @@ export class EventPreparer {
   prepare(scope: GateScope, events: readonly SensorEvent[]): PreparedEvents {
     const processes: PreparedProcess[] = [];
     let filtered = 0;
-    for (const [pidAndStart, group] of groupByProcess(events)) {
-      const key = `${scope.sensorId}:${pidAndStart}`;
-      const start = group.find((e): e is EventOf<'process_start'> => e.type === 'process_start');
-      const verdict = start ? this.judge(scope, key, start) : this.verdicts.get(key);
-      const kept = verdict ? group.filter((event) => !this.gate.dropsEvent(verdict, event)) : group;
-      filtered += group.length - kept.length;
-      const end = group.find((e) => e.type === 'process_end');
+    for (const group of groupByProcess(events)) {
+      const { start } = group;
+      const verdict = start ? this.judge(scope, group, start) : this.verdicts.get(`${scope.sensorId}:${group.pid}:${group.processStart}`);
+      const kept = verdict ? group.events.filter((event) => !this.gate.dropsEvent(verdict, event)) : group.events;
+      filtered += group.events.length - kept.length;
       processes.push({
-        pid: group[0]!.pid,
-        processStart: group[0]!.process_start,
+        pid: group.pid,
+        processStart: group.processStart,
         start,
-        endTs: end?.ts,
+        endTs: group.endTs,
         eventCount: kept.length,
         chunk: encodeChunk(kept),
         firstTs: kept[0]?.ts ?? 0,
@@ -97,7 +95,8 @@ export class EventPreparer {
     return { processes, filtered };
   }
 
-  private judge(scope: GateScope, key: string, start: EventOf<'process_start'>): GateVerdict | undefined {
+  private judge(scope: GateScope, group: ProcessGroup, start: EventOf<'process_start'>): GateVerdict | undefined {
+    const key = `${scope.sensorId}:${group.pid}:${group.processStart}`;
     const parent = start.parent_pid === undefined ? undefined : this.verdicts.get(`${scope.sensorId}:${start.parent_pid}:${start.parent_start}`);
     const verdict = this.gate.judgeProcess(scope, { path: start.path, cmdline: start.cmdline ?? '', md5: start.md5 ?? '' }, parent);
     this.verdicts.delete(key);
@@ -109,14 +108,39 @@ export class EventPreparer {
   }
 }
 
-/** The batch's events per acting process ("pid:start"), each list in the order sent. */
-function groupByProcess(events: readonly SensorEvent[]): Map<string, SensorEvent[]> {
-  const groups = new Map<string, SensorEvent[]>();
+/** One acting process's events in a batch, with what the writer needs of its start and end. */
+interface ProcessGroup {
+  pid: number;
+  processStart: number;
+  /** In the order sent. */
+  events: SensorEvent[];
+  /** Its first process_start event, if the batch carries one. */
+  start: EventOf<'process_start'> | undefined;
+  /** Sensor time of its first process_end event, if the batch carries one. */
+  endTs: number | undefined;
+  /** Another process of the batch with the same pid (the pid was reused). */
+  samePid: ProcessGroup | undefined;
+}
+
+/**
+ * The batch's events per acting process, in the order each process first appears, found in one
+ * pass: keyed by pid (a number, so no key string per event), with the rare reused pid chained.
+ */
+function groupByProcess(events: readonly SensorEvent[]): ProcessGroup[] {
+  const byPid = new Map<number, ProcessGroup>();
+  const groups: ProcessGroup[] = [];
   for (const event of events) {
-    const key = `${event.pid}:${event.process_start}`;
-    const group = groups.get(key);
-    if (group) group.push(event);
-    else groups.set(key, [event]);
+    const first = byPid.get(event.pid);
+    let group = first;
+    while (group !== undefined && group.processStart !== event.process_start) group = group.samePid;
+    if (group === undefined) {
+      group = { pid: event.pid, processStart: event.process_start, events: [], start: undefined, endTs: undefined, samePid: first };
+      byPid.set(event.pid, group);
+      groups.push(group);
+    }
+    group.events.push(event);
+    if (event.type === 'process_start') group.start ??= event;
+    else if (event.type === 'process_end') group.endTs ??= event.ts;
   }
   return groups;
 }

@@ -107,8 +107,21 @@ function addAddress(ip: string, add: TermSink): void {
   if (term) add(term.field, term.value);
 }
 
+/**
+ * Canonical crossproc types by action, for the actor's and the target's side: the schema allows
+ * three actions, and the enum lookup (keyword normalization, a scan of the enum) ran per event.
+ */
+const actorCrossprocTypes = new Map<string, string>();
+const targetCrossprocTypes = new Map<string, string>();
+
 /** The target's side of an access has its own value (`processopentarget`) where the language has one. */
 function crossprocType(action: string, isTarget: boolean): string {
-  const actor = canonicalEnumValue(CROSSPROC_TYPES, action) ?? action;
-  return isTarget ? canonicalEnumValue(CROSSPROC_TYPES, `${actor}target`) ?? actor : actor;
+  const known = isTarget ? targetCrossprocTypes : actorCrossprocTypes;
+  let type = known.get(action);
+  if (type === undefined) {
+    const actor = canonicalEnumValue(CROSSPROC_TYPES, action) ?? action;
+    type = isTarget ? canonicalEnumValue(CROSSPROC_TYPES, `${actor}target`) ?? actor : actor;
+    known.set(action, type);
+  }
+  return type;
 }

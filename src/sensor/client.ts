@@ -9,14 +9,11 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import type { SensorEvent } from '../ingest/event.schemas.js';
 import type {
   BinaryMetadata, CheckinBody, CheckinReply, EventsReply, RegisterBody, RegisterReply,
 } from '../modules/sensors/sensor-protocol.schemas.js';
-
-const gzipAsync = promisify(gzip);
 
 export interface RetryPolicy {
   /** First wait after a failure; it doubles up to maxDelayMs. */
@@ -149,7 +146,9 @@ export class SensorClient {
     const headers = this.auth();
     if (!this.gzip) return (await this.withRetry('POST', '/sensor/v1/events', headers, text)) as EventsReply;
     headers['content-encoding'] = 'gzip';
-    return (await this.withRetry('POST', '/sensor/v1/events', headers, await gzipAsync(text, { level: 1 }))) as EventsReply;
+    // In one call on this thread: a batch compresses in a millisecond or two, and the thread
+    // pool's round trips cost a quarter more CPU than the compression itself.
+    return (await this.withRetry('POST', '/sensor/v1/events', headers, gzipSync(text, { level: 1 }))) as EventsReply;
   }
 
   private async withRetry(method: string, path: string, headers: Record<string, string>, body: Buffer): Promise<unknown> {
