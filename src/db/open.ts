@@ -13,7 +13,8 @@ export const SQLITE_FILE = 'vigil.db';
 
 export async function openDatabase(config: Config): Promise<SqliteDatabase> {
   mkdirSync(config.dataDir, { recursive: true });
-  const db = SqliteDatabase.open(join(config.dataDir, SQLITE_FILE));
+  // The request thread's connection: waiting for the writer's lock must not hold the event loop.
+  const db = SqliteDatabase.open(join(config.dataDir, SQLITE_FILE), { yieldWhenBusy: true });
   try {
     await migrate(db, sqliteMigrations);
   } catch (error) {

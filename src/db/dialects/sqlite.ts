@@ -2,7 +2,13 @@
  * The embedded default store: one SQLite file opened with better-sqlite3 in WAL mode.
  * better-sqlite3 is synchronous; calls here are short CRUD statements, so they run on the main
  * thread, while a Promise-based surface keeps stores identical across dialects.
+ *
+ * The event writer holds the write lock for the length of its commits (up to a few hundred ms).
+ * SQLite's busy timeout waits for a lock by sleeping inside the call, which on the request thread
+ * would hold the event loop that long for every check-in. A connection opened with `yieldWhenBusy`
+ * (the request thread's) waits between attempts on a timer instead.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { RunResult, SqlDatabase, SqlExecutor, SqlValue } from '../database.js';
 import { ForeignKeyViolation, UniqueViolation } from '../errors.js';
@@ -21,6 +27,27 @@ function translateDriverError(error: unknown): unknown {
   return error;
 }
 
+/** How long a write waits for the lock before it fails with SQLITE_BUSY, either way of waiting. */
+const BUSY_PATIENCE_MS = 5_000;
+const LONGEST_BUSY_PAUSE_MS = 20;
+
+function isBusy(error: unknown): boolean {
+  return String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
+}
+
+/** Attempts `statement` until it gets the lock, pausing on a timer in between (the event loop runs on). */
+async function whenUnlocked<T>(statement: () => T): Promise<T> {
+  const deadline = Date.now() + BUSY_PATIENCE_MS;
+  for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, LONGEST_BUSY_PAUSE_MS)) {
+    try {
+      return statement();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw translateDriverError(error);
+    }
+    await sleep(pauseMs);
+  }
+}
+
 function guarded<T>(statement: () => T): Promise<T> {
   try {
     return Promise.resolve(statement());
@@ -33,7 +60,7 @@ class SqliteExecutor implements SqlExecutor {
   /** Statements are compiled once per SQL text; stores use a small fixed set of them. */
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(readonly connection: Database.Database) {}
+  constructor(readonly connection: Database.Database, protected readonly yieldWhenBusy = false) {}
 
   all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     return guarded(() => this.statement(sql).all(...bindable(params)) as T[]);
@@ -44,7 +71,12 @@ class SqliteExecutor implements SqlExecutor {
   }
 
   run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-    return guarded(() => ({ changes: this.statement(sql).run(...bindable(params)).changes }));
+    return this.writing(() => ({ changes: this.statement(sql).run(...bindable(params)).changes }));
+  }
+
+  /** A write: outside a transaction it must take the lock itself, by waiting on a timer if so opened. */
+  protected writing<T>(statement: () => T): Promise<T> {
+    return this.yieldWhenBusy && !this.connection.inTransaction ? whenUnlocked(statement) : guarded(statement);
   }
 
   protected statement(sql: string): Database.Statement {
@@ -62,7 +94,7 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
   /** Tail of the queue of transactions: each one starts when the previous has settled. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  static open(file: string): SqliteDatabase {
+  static open(file: string, options: { yieldWhenBusy?: boolean } = {}): SqliteDatabase {
     const connection = new Database(file);
     // Takes effect only on a new file (before its first table): space freed by deleting an event
     // partition can then be given back to the file system (docs/adr/0009-partitions.md).
@@ -72,16 +104,17 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
     // at a large cost per commit. The ingest writer decides its own durability per batch.
     connection.pragma('synchronous = NORMAL');
     connection.pragma('foreign_keys = ON');
-    // Another process (the `vigil token` command) may hold the write lock for a moment.
-    connection.pragma('busy_timeout = 5000');
+    // The writer thread, or another process (the `vigil token` command), may hold the write lock
+    // for a moment: wait in SQLite, or (yieldWhenBusy) in whenUnlocked's attempts.
+    connection.pragma(`busy_timeout = ${options.yieldWhenBusy ? 0 : BUSY_PATIENCE_MS}`);
     // 64 MB of page cache (the default is 2 MB): the event store's indexes are hot and large.
     connection.pragma('cache_size = -65536');
-    return new SqliteDatabase(connection);
+    return new SqliteDatabase(connection, options.yieldWhenBusy);
   }
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
-      this.statement('BEGIN IMMEDIATE').run();
+      await this.writing(() => this.statement('BEGIN IMMEDIATE').run());
       try {
         const result = await work(this);
         this.statement('COMMIT').run();
@@ -108,7 +141,7 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
   }
 
   exec(script: string): Promise<void> {
-    return guarded(() => void this.connection.exec(script));
+    return this.writing(() => void this.connection.exec(script));
   }
 
   async close(): Promise<void> {
