@@ -44,8 +44,8 @@ export function pageOfCollected({ rows, keys }: Collected, descending: boolean, 
 export interface Posted {
   /** Distinct posted segment rows, in no order. */
   rows: number[];
-  /** member[row] === 1 for each of them. */
-  member: Uint8Array;
+  /** The same rows, to test against: a set, whose size the cap bounds (row ids themselves only grow). */
+  member: Set<number>;
 }
 
 /** The distinct segments posted under the terms `termsSql` selects (`visible` leaves out hidden rows), or undefined past `cap` postings. */
@@ -56,24 +56,15 @@ export function postedSegments(
     `SELECT count(*), json_group_array(segment_row) FROM (SELECT segment_row FROM event_postings WHERE term_id IN (${termsSql})${visible} LIMIT ${cap + 1})`,
   ).raw().get(...params) as [number, string];
   if (count > cap) return undefined;
-  const posted = JSON.parse(list) as number[];
-  let last = 0;
-  for (const row of posted) if (row > last) last = row;
-  const member = new Uint8Array(last + 1);
-  const rows: number[] = [];
-  for (const row of posted) {
-    if (member[row] === 1) continue;
-    member[row] = 1;
-    rows.push(row);
-  }
-  return { rows, member };
+  const member = new Set(JSON.parse(list) as number[]);
+  return { rows: [...member], member };
 }
 
 /** The set `vigil_posted` tests, only while a statement of withPosted runs. */
-let current: Uint8Array | undefined;
+let current: Set<number> | undefined;
 
 export function registerPostedFunction(connection: Database.Database): void {
-  connection.function('vigil_posted', { deterministic: false }, (row: unknown) => (current?.[row as number] === 1 ? 1 : 0));
+  connection.function('vigil_posted', { deterministic: false }, (row: unknown) => (current?.has(row as number) ? 1 : 0));
 }
 
 /** Runs `read` with `vigil_posted(row)` answering from `posted`. */
