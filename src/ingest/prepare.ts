@@ -78,7 +78,7 @@ export class EventPreparer {
     let filtered = 0;
     for (const group of groupByProcess(events)) {
       const { start } = group;
-      const verdict = start ? this.judge(scope, group, start) : this.verdicts.get(`${scope.sensorId}:${group.pid}:${group.processStart}`);
+      const verdict = start ? this.judge(scope, group, start) : this.verdicts.get(verdictKey(scope.sensorId, group.pid, group.processStart));
       const kept = verdict ? group.events.filter((event) => !this.gate.dropsEvent(verdict, event)) : group.events;
       filtered += group.events.length - kept.length;
       processes.push({
@@ -96,8 +96,8 @@ export class EventPreparer {
   }
 
   private judge(scope: GateScope, group: ProcessGroup, start: EventOf<'process_start'>): GateVerdict | undefined {
-    const key = `${scope.sensorId}:${group.pid}:${group.processStart}`;
-    const parent = start.parent_pid === undefined ? undefined : this.verdicts.get(`${scope.sensorId}:${start.parent_pid}:${start.parent_start}`);
+    const key = verdictKey(scope.sensorId, group.pid, group.processStart);
+    const parent = start.parent_pid === undefined ? undefined : this.verdicts.get(verdictKey(scope.sensorId, start.parent_pid, start.parent_start));
     const verdict = this.gate.judgeProcess(scope, { path: start.path, cmdline: start.cmdline ?? '', md5: start.md5 ?? '' }, parent);
     this.verdicts.delete(key);
     if (verdict) {
@@ -106,6 +106,11 @@ export class EventPreparer {
     }
     return verdict;
   }
+}
+
+/** The filter verdicts' key: one process of one sensor. */
+function verdictKey(sensorId: number, pid: number, processStart: number | undefined): string {
+  return `${sensorId}:${pid}:${processStart}`;
 }
 
 /** One acting process's events in a batch, with what the writer needs of its start and end. */
