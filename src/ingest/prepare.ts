@@ -4,6 +4,7 @@
  * search terms gathered. The writer thread then only does what needs the database, so the two
  * threads share the work of an upload.
  */
+import { LRUCache } from 'lru-cache';
 import { encodeChunk } from '../modules/processes/event-codec.js';
 import type { EventOf, SensorEvent } from './event.schemas.js';
 import type { FilterGate, GateScope, GateVerdict } from './ingress-gate.js';
@@ -69,7 +70,11 @@ export function summarize(events: readonly SensorEvent[]): EventsSummary {
 const VERDICTS_KEPT = 200_000;
 
 export class EventPreparer {
-  private readonly verdicts = new Map<string, GateVerdict>();
+  /**
+   * Least recently used forgotten first. Not a Map trimmed from its front: V8 keeps deleted
+   * entries as holes until it rehashes, and every trim walked over all of them.
+   */
+  private readonly verdicts = new LRUCache<string, GateVerdict>({ max: VERDICTS_KEPT });
 
   constructor(private readonly gate: FilterGate) {}
 
@@ -97,13 +102,10 @@ export class EventPreparer {
 
   private judge(scope: GateScope, group: ProcessGroup, start: EventOf<'process_start'>): GateVerdict | undefined {
     const key = verdictKey(scope.sensorId, group.pid, group.processStart);
-    const parent = start.parent_pid === undefined ? undefined : this.verdicts.get(verdictKey(scope.sensorId, start.parent_pid, start.parent_start));
+    const parent = start.parent_pid === undefined ? undefined : this.verdicts.peek(verdictKey(scope.sensorId, start.parent_pid, start.parent_start));
     const verdict = this.gate.judgeProcess(scope, { path: start.path, cmdline: start.cmdline ?? '', md5: start.md5 ?? '' }, parent);
-    this.verdicts.delete(key);
-    if (verdict) {
-      this.verdicts.set(key, verdict);
-      if (this.verdicts.size > VERDICTS_KEPT) this.verdicts.delete(this.verdicts.keys().next().value!);
-    }
+    if (verdict) this.verdicts.set(key, verdict);
+    else this.verdicts.delete(key);
     return verdict;
   }
 }

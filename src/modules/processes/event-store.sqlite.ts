@@ -7,6 +7,7 @@
  * of these tables), which is what lets it defer those rows. Segments belong to partitions by row
  * (docs/adr/0009-partitions.md): a segment below the hot partition's first row takes no more events.
  */
+import { LRUCache } from 'lru-cache';
 import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { baseName } from '../../ingest/normalize.js';
 import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } from '../../ingest/prepare.js';
@@ -36,7 +37,13 @@ const PROCESS_CACHE_SIZE = 200_000;
 
 export class SqliteEventStore implements EventStore {
   private readonly statements: EventStatements;
-  private readonly processes = new Map<string, ProcessState>();
+  /**
+   * Recently active processes. A Map kept in recency order by delete-and-set could not be used:
+   * V8 leaves deleted entries as holes until it rehashes, and finding the oldest entry walks over
+   * them, so at the cache's size each eviction scanned hundreds of thousands of holes (up to
+   * 90 ms a commit, growing until the next rehash).
+   */
+  private readonly processes = new LRUCache<string, ProcessState>({ max: PROCESS_CACHE_SIZE });
   private readonly lastSequence = new Map<number, number>();
   private readonly terms: TermDictionary;
   private lastProcessRow: number | undefined;
@@ -162,14 +169,9 @@ export class SqliteEventStore implements EventStore {
   private processState(sensor: SensorIdentity, prepared: PreparedProcess): ProcessState {
     const key = `${sensor.id}:${prepared.pid}:${prepared.processStart}`;
     const cached = this.processes.get(key);
-    if (cached) {
-      this.processes.delete(key);
-      this.processes.set(key, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const state = this.loadProcess(sensor.id, prepared) ?? this.newProcess(sensor, prepared);
     this.processes.set(key, state);
-    if (this.processes.size > PROCESS_CACHE_SIZE) this.processes.delete(this.processes.keys().next().value!);
     return state;
   }
 
@@ -202,7 +204,7 @@ export class SqliteEventStore implements EventStore {
   private completeProcess(process: ProcessState, start: NonNullable<PreparedProcess['start']>, sensorId: number): void {
     const parent = start.parent_pid === undefined
       ? undefined
-      : this.processes.get(`${sensorId}:${start.parent_pid}:${start.parent_start}`);
+      : this.processes.peek(`${sensorId}:${start.parent_pid}:${start.parent_start}`);
     process.name = baseName(start.path);
     process.md5 = start.md5 ?? '';
     const values = [
