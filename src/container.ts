@@ -27,6 +27,7 @@ import { BINARY_SEARCH_HANDLER, PooledBinarySearchStore } from './modules/binari
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
 import { ThreadedEventStore } from './modules/processes/event-store.threaded.js';
 import { ProcessDetailService } from './modules/processes/process-detail.service.js';
+import { sqliteSegmentChunks } from './modules/processes/chunk-files.js';
 import { SqlProcessDetailStore } from './modules/processes/process-detail.store.js';
 import { PooledEventListStore, PROCESS_EVENTS_HANDLER } from './modules/processes/process-events.store.js';
 import { PooledProcessSearchStore, PROCESS_SEARCH_HANDLER } from './modules/processes/process-search.store.js';
@@ -162,7 +163,7 @@ export async function createContainer(config: Config): Promise<Container> {
     sensors,
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries')), (md5s) => detection.binaryTags(md5s)),
-    processes: new ProcessDetailService(new SqlProcessDetailStore(db), new PooledEventListStore(searchPool), (rows) => detection.segmentTags(rows)),
+    processes: new ProcessDetailService(new SqlProcessDetailStore(db, sqliteSegmentChunks(db)), new PooledEventListStore(searchPool), (rows) => detection.segmentTags(rows)),
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,
     processSearch: new ProcessSearchService(new PooledProcessSearchStore(searchPool), (rows) => detection.segmentTags(rows)),

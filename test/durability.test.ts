@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { readSegmentChunks } from '../src/modules/processes/chunk-files.js';
 import { hostFacts, processEvents } from './support/sensors.js';
 import { tempDir } from './support/temp.js';
 
@@ -107,7 +108,10 @@ describe('durability', () => {
     const total = sensors.reduce((sum, s) => sum + [...s.acknowledged.values()].reduce((a, b) => a + b, 0), 0);
     const after = new Database(join(dataDir, 'vigil.db'), { readonly: true });
     const finalStored = (after.prepare('SELECT SUM(event_count) AS n FROM segments').get() as { n: number }).n;
+    const segmentRows = after.prepare('SELECT id FROM segments').pluck().all() as number[];
+    const readable = readSegmentChunks(after, segmentRows).flat().reduce((sum, chunk) => sum + (JSON.parse(chunk.toString()) as unknown[]).length, 0);
     after.close();
     assert.equal(finalStored, total, 'every batch stored exactly once after the retries');
+    assert.equal(readable, total, 'and every stored event can be read back from its chunk');
   });
 });

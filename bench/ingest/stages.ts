@@ -116,7 +116,7 @@ try {
   // Per CPU second: steadier than wall time on a shared machine, and what a second core could add.
   rates.server_store_eps_cpu = Math.round((total / (cpu.user + cpu.system)) * 1e6);
   const rows = Object.fromEntries(
-    await Promise.all(['processes', 'segments', 'segment_events', 'event_postings', 'process_postings'].map(async (table) => [table, (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n])),
+    await Promise.all(['processes', 'segments', 'segment_chunks', 'event_postings', 'process_postings'].map(async (table) => [table, (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n])),
   );
   await db.close();
   const dbBytes = statSync(join(dataDir, SQLITE_FILE)).size;

@@ -23,6 +23,7 @@ import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from '../../src/db/wal-c
 import { FilterGate } from '../../src/ingest/ingress-gate.js';
 import { normalizeEvent } from '../../src/ingest/normalize.js';
 import { EventPreparer } from '../../src/ingest/prepare.js';
+import { chunkDirectory } from '../../src/modules/processes/chunk-files.js';
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
 import type { IngestBatch } from '../../src/modules/processes/event-store.js';
 import { BinaryCatalog } from '../../src/sensor/binaries.js';
@@ -90,7 +91,7 @@ try {
     );
   }
   db.connection.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
-  const checkpointer = new WalCheckpointer(join(dataDir, SQLITE_FILE));
+  const checkpointer = new WalCheckpointer(join(dataDir, SQLITE_FILE), { syncBefore: chunkDirectory(join(dataDir, SQLITE_FILE)) });
   const store = new SqliteEventStore(db, { maxEventsPerSegment: 10_000, windowMs: 600_000 });
   for (let round = 1; round <= rounds; round++) {
     const batches = prepareRound();

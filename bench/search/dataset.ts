@@ -8,7 +8,7 @@
  * tables and takes this build's number; one it lacks is applied now.
  */
 import Database from 'better-sqlite3';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SQLITE_FILE } from '../../src/db/open.js';
@@ -24,6 +24,8 @@ export function copyDataset(dir: string, prefix: string): string {
       // No WAL left by a clean close.
     }
   }
+  // The event chunk files; a dataset generated before they existed has its chunks in the database.
+  if (existsSync(join(dir, 'events'))) cpSync(join(dir, 'events'), join(runDir, 'events'), { recursive: true });
   renumberMigrations(join(runDir, SQLITE_FILE));
   return runDir;
 }

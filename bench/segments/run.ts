@@ -29,6 +29,7 @@ import type { SensorEvent } from '../../src/ingest/event.schemas.js';
 import { FilterGate } from '../../src/ingest/ingress-gate.js';
 import { normalizeEvent } from '../../src/ingest/normalize.js';
 import { EventPreparer } from '../../src/ingest/prepare.js';
+import { readSegmentChunks } from '../../src/modules/processes/chunk-files.js';
 import { decodeChunk } from '../../src/modules/processes/event-codec.js';
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
 import { eventLists } from '../../src/modules/processes/process-events.js';
@@ -190,18 +191,14 @@ for (let i = 0; i < 3; i++) merged.push(await mergedRead());
 const db = SqliteDatabase.open(join(runDir, SQLITE_FILE));
 const { key } = added.huge;
 const inlineBegan = performance.now();
-const chunks = await db.all<{ segment_row: number; data: string | Buffer }>(
-  `SELECT e.segment_row, e.data FROM segment_events e JOIN segments s ON s.id = e.segment_row JOIN processes p ON p.id = s.process_id
-   WHERE p.sensor_id = ? AND p.pid = ? AND p.start_ms = ? ORDER BY e.segment_row, e.chunk`,
+const segmentRows = await db.all<{ id: number }>(
+  `SELECT s.id FROM segments s JOIN processes p ON p.id = s.process_id
+   WHERE p.sensor_id = ? AND p.pid = ? AND p.start_ms = ? ORDER BY s.id`,
   [key.sensorId, key.pid, key.startMs],
 );
-const bySegment = new Map<number, SensorEvent[]>();
-for (const chunk of chunks) {
-  let list = bySegment.get(chunk.segment_row);
-  if (!list) bySegment.set(chunk.segment_row, (list = []));
-  for (const event of decodeChunk(chunk.data, key.pid, key.startMs)) list.push(event);
-}
-const inlineLists = eventLists([...bySegment.values()], {}, 1, key.sensorId);
+const bySegment = readSegmentChunks(db.connection, segmentRows.map((row) => row.id))
+  .map((chunks) => chunks.flatMap((data) => decodeChunk(data, key.pid, key.startMs)));
+const inlineLists = eventLists(bySegment, {}, 1, key.sensorId);
 const inlineMs = performance.now() - inlineBegan;
 await db.close();
 

@@ -12,6 +12,12 @@ export interface CheckpointerInit {
   file: string;
   /** Time between checkpoints. Each copies what the commits since the last one wrote. */
   intervalMs: number;
+  /**
+   * A directory of files the database's rows point into (the event chunk files): those changed
+   * since the last checkpoint are synced before it, so that pages made durable by a checkpoint
+   * never point at bytes a power loss could take.
+   */
+  syncBefore: string | undefined;
 }
 
 export type CheckpointerRequest = { id: number; kind: 'close' };
@@ -28,8 +34,9 @@ export const CHECKPOINT_INTERVAL_MS = 1_000;
 export class WalCheckpointer {
   private readonly worker: WorkerClient<CheckpointerRequest, WorkerReply>;
 
-  constructor(file: string, intervalMs = CHECKPOINT_INTERVAL_MS) {
-    this.worker = new WorkerClient(import.meta.url, 'wal-checkpointer', { file, intervalMs } satisfies CheckpointerInit);
+  constructor(file: string, options: { intervalMs?: number | undefined; syncBefore?: string | undefined } = {}) {
+    const init: CheckpointerInit = { file, intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS, syncBefore: options.syncBefore };
+    this.worker = new WorkerClient(import.meta.url, 'wal-checkpointer', init);
   }
 
   /** Stops checkpointing and closes the thread's connection (without a checkpoint of its own). */

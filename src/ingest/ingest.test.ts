@@ -89,7 +89,7 @@ describe('event ingestion', () => {
     ]) {
       assert.ok(terms.includes(term), `indexed ${term}; have ${terms.join(', ')}`);
     }
-    const chunks = db.prepare('SELECT SUM(event_count) AS n FROM segment_events WHERE segment_row IN (?, ?)').get(first.id, second.id) as { n: number };
+    const chunks = db.prepare('SELECT SUM(event_count) AS n FROM segment_chunks WHERE segment_row IN (?, ?)').get(first.id, second.id) as { n: number };
     assert.equal(chunks.n, 8);
   });
 

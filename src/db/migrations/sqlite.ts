@@ -720,4 +720,22 @@ export const sqliteMigrations: readonly Migration[] = [
       DROP TRIGGER segments_counted_per_host;
     `,
   },
+  {
+    version: 13,
+    name: 'event chunks in files, one per partition',
+    sql: `
+      -- Event chunks are appended to a file per partition (events/partition-<file_id>.chunks beside
+      -- the database, docs/adr/0011-chunk-files.md); a row here says where one chunk is. Chunks
+      -- written before stay in segment_events, and readers take both in chunk order.
+      CREATE TABLE segment_chunks (
+        segment_row INTEGER NOT NULL,
+        chunk INTEGER NOT NULL,
+        event_count INTEGER NOT NULL,
+        file_id INTEGER NOT NULL,
+        byte_offset INTEGER NOT NULL,
+        byte_length INTEGER NOT NULL,
+        PRIMARY KEY (segment_row, chunk)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -4,12 +4,13 @@
  * short transaction; a deletion is many calls of purgeStep, with ingest commits between them.
  */
 import type Database from 'better-sqlite3';
+import { removeChunkFile } from '../processes/chunk-files.js';
 import type { PartitionChange, PartitionReply, PartitionRequest } from './partitions.store.js';
 
 /** What the writer's event store lets partition changes do to its cached state. */
 export interface SegmentRowOwner {
   nextSegmentRow(): number;
-  startPartition(firstRow: number): void;
+  startPartition(partitionId: number, firstRow: number): void;
   forgetRows(): void;
 }
 
@@ -54,8 +55,8 @@ export class SqlitePartitionWriter {
     const firstRow = Math.max(this.store.nextSegmentRow(), hot.first_row + 1);
     const name = this.freeName(warmName(hot.start_ms));
     this.db.prepare("UPDATE event_partitions SET name = ?, state = 'warm', end_ms = ? WHERE id = ?").run(name, nowMs, hot.id);
-    this.db.prepare("INSERT INTO event_partitions (name, first_row, start_ms, state) VALUES ('writer', ?, ?, 'hot')").run(firstRow, nowMs);
-    this.store.startPartition(firstRow);
+    const created = this.db.prepare("INSERT INTO event_partitions (name, first_row, start_ms, state) VALUES ('writer', ?, ?, 'hot')").run(firstRow, nowMs);
+    this.store.startPartition(Number(created.lastInsertRowid), firstRow);
     return { outcome: 'done', name };
   }
 
@@ -112,6 +113,7 @@ export class SqlitePartitionWriter {
     }
     this.purgedTerms.delete(partition.id);
     this.db.prepare("UPDATE event_partitions SET state = 'deleted' WHERE id = ?").run(partition.id);
+    removeChunkFile(this.db.name, partition.id);
     return { more: this.db.prepare("SELECT 1 FROM event_partitions WHERE state = 'deleting'").get() !== undefined };
   }
 
@@ -124,6 +126,7 @@ export class SqlitePartitionWriter {
 
   private deleteSegments(from: number, to: number, processRows: number[]): void {
     this.db.prepare('DELETE FROM segment_events WHERE segment_row BETWEEN ? AND ?').run(from, to);
+    this.db.prepare('DELETE FROM segment_chunks WHERE segment_row BETWEEN ? AND ?').run(from, to);
     this.db.prepare('DELETE FROM watchlist_process_hits WHERE segment_row BETWEEN ? AND ?').run(from, to);
     this.db.prepare('DELETE FROM feed_process_hits WHERE segment_row BETWEEN ? AND ?').run(from, to);
     this.db.prepare('DELETE FROM segments WHERE id BETWEEN ? AND ?').run(from, to);

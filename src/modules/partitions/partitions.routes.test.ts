@@ -5,6 +5,7 @@
  * with its rows.
  */
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -128,12 +129,14 @@ describe('storage partitions API', () => {
       const count = (sql: string) => db.prepare(sql).pluck().get();
       assert.deepEqual(db.prepare('SELECT pid FROM processes ORDER BY pid').pluck().all(), [200, 300]);
       assert.equal(count('SELECT count(*) FROM segments'), 3);
-      assert.equal(count('SELECT count(*) FROM segment_events WHERE segment_row NOT IN (SELECT id FROM segments)'), 0);
+      assert.equal(count('SELECT count(*) FROM segment_chunks WHERE segment_row NOT IN (SELECT id FROM segments)'), 0);
       assert.equal(count('SELECT count(*) FROM event_postings WHERE segment_row NOT IN (SELECT id FROM segments)'), 0);
       assert.equal(count('SELECT count(*) FROM process_postings WHERE process_row NOT IN (SELECT id FROM processes)'), 0);
       assert.ok((count('SELECT count(*) FROM process_postings') as number) > 0, 'the remaining processes keep their command-line words');
       assert.equal(count('SELECT sum(segments) FROM process_segment_counts'), 3);
       assert.equal(count('SELECT sum(segments) FROM host_segment_counts'), 3);
+      const hot = count("SELECT id FROM event_partitions WHERE state = 'hot'");
+      assert.deepEqual(readdirSync(join(test.config.dataDir, 'events')), [`partition-${hot}.chunks`], 'the deleted partition\'s chunk file is gone');
     } finally {
       db.close();
     }

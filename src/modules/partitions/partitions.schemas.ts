@@ -12,7 +12,7 @@ export const PartitionInfo = Type.Object({
   segmentCount: Type.Integer(),
   userMounted: Type.Boolean({ description: 'mounted by an administrator rather than warm since its rollover' }),
   isLegacy: Type.Boolean({ description: 'never: every partition is read by this server\'s current schema' }),
-  dir: Type.String({ description: 'the database file that holds it (all partitions share one)' }),
+  dir: Type.String({ description: 'the file holding its events (its segments and search index are rows of the database beside it)' }),
   schema: Type.String(),
 });
 

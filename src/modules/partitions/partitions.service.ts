@@ -6,6 +6,7 @@
 import { InvalidRequestError, NotFoundError } from '../../domain/errors.js';
 import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import { documentTimeMicros } from '../../domain/wire-time.js';
+import { chunkFilePath } from '../processes/chunk-files.js';
 import type { Partition } from './partitions.schemas.js';
 import type { PartitionChange, PartitionRecord, PartitionsStore, PartitionWriter } from './partitions.store.js';
 
@@ -15,7 +16,7 @@ export class PartitionsService {
   constructor(
     private readonly store: PartitionsStore,
     private readonly writer: PartitionWriter,
-    /** The database file, reported as every partition's `dir`. */
+    /** The database file; each partition's `dir` is its chunk file beside it. */
     private readonly file: string,
     /** Called after a deletion began, to remove its rows in the background. */
     private readonly onDeleted: () => void,
@@ -63,7 +64,7 @@ export class PartitionsService {
         segmentCount: 1,
         userMounted: p.userMounted,
         isLegacy: false,
-        dir: this.file,
+        dir: chunkFilePath(this.file, p.id),
         schema: 'cbevents_v1',
       },
     };

@@ -112,7 +112,7 @@ describe('SQLite event store segments', () => {
     assert.equal(duplicate?.duplicate, true, 'the last sequence survives the restart');
     await reopened.commit([batch(2, events.slice(4))]);
     assert.deepEqual(await segmentsOf(db, 40), [{ segment_id: T0, event_count: 8 }]);
-    const chunks = await db.all<{ chunk: number }>('SELECT chunk FROM segment_events ORDER BY chunk');
+    const chunks = await db.all<{ chunk: number }>('SELECT chunk FROM segment_chunks ORDER BY chunk');
     assert.deepEqual(chunks.map((c) => c.chunk), [0, 1]);
     await db.close();
   });

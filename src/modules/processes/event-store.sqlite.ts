@@ -13,6 +13,7 @@ import { baseName } from '../../ingest/normalize.js';
 import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } from '../../ingest/prepare.js';
 import { counter } from '../../ingest/rejection.js';
 import type { SensorIdentity } from '../sensors/sensors.service.js';
+import { ChunkAppender } from './chunk-files.js';
 import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
 import { insertPairs, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
@@ -58,6 +59,8 @@ export class SqliteEventStore implements EventStore {
   private readonly newSegments: NewSegmentCounts;
   /** The hot partition's first segment row. */
   private hotFirstRow: number;
+  /** The hot partition's chunk file. */
+  private readonly chunks: ChunkAppender;
   /** What this transaction adds to the hot partition's size. */
   private writtenBytes = 0;
   private writtenSegments = 0;
@@ -70,7 +73,9 @@ export class SqliteEventStore implements EventStore {
     this.statements = prepareEventStatements(db.connection);
     this.terms = new TermDictionary(db.connection);
     this.newSegments = new NewSegmentCounts(db.connection);
-    this.hotFirstRow = (this.statements.hotFirstRow.get() as number | undefined) ?? 1;
+    const hot = this.statements.hotPartition.get() as { id: number; first_row: number };
+    this.hotFirstRow = hot.first_row;
+    this.chunks = new ChunkAppender(db.connection.name, hot.id);
   }
 
   async commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {
@@ -91,6 +96,7 @@ export class SqliteEventStore implements EventStore {
       this.postings = [];
       this.processPostings = [];
       this.newSegments.clear();
+      this.chunks.discard();
       this.writtenBytes = this.writtenSegments = 0;
       throw error;
     }
@@ -103,12 +109,14 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * A new hot partition starts at `firstRow` (at least nextSegmentRow()): every open segment is
-   * closed, so that the next event of its process opens one in the new partition.
+   * A new hot partition (`partitionId`) starts at `firstRow` (at least nextSegmentRow()): every
+   * open segment is closed, so that the next event of its process opens one in the new partition,
+   * and its chunks go to the new partition's file.
    */
-  startPartition(firstRow: number): void {
+  startPartition(partitionId: number, firstRow: number): void {
     this.lastSegmentRow = firstRow - 1;
     this.hotFirstRow = firstRow;
+    this.chunks.switchTo(partitionId);
   }
 
   /** Forgets the cached processes and row counters, after rows were deleted beneath them. */
@@ -122,6 +130,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.chunks.close();
     await this.db.close();
   }
 
@@ -244,7 +253,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   private appendRun(segment: SegmentState, chunk: string, eventCount: number, summary: EventsSummary, serverMs: number): void {
-    this.statements.insertChunk.run(segment.row, segment.nextChunk++, eventCount, chunk);
+    const [offset, length] = this.chunks.stage(chunk);
+    this.statements.insertChunk.run(segment.row, segment.nextChunk++, eventCount, this.chunks.partition, offset, length);
     this.writtenBytes += chunk.length;
     const { terms } = summary;
     for (let i = 0; i < terms.length; i += 2) {
@@ -295,6 +305,8 @@ export class SqliteEventStore implements EventStore {
     this.newProcesses = new Map();
     this.touchedSegments = new Set();
     this.writePostings();
+    // Last, so that the chunks reach their file only once every row of the commit was written.
+    this.chunks.write();
     if (this.writtenBytes > 0) this.statements.countInHot.run(this.writtenBytes, this.writtenSegments);
     this.writtenBytes = this.writtenSegments = 0;
   }

@@ -17,13 +17,15 @@ export function prepareEventStatements(connection: Database.Database) {
     lastSegmentRow: connection.prepare(
       'SELECT max(COALESCE((SELECT MAX(id) FROM segments), 0), (SELECT MAX(first_row) - 1 FROM event_partitions))',
     ).pluck(),
-    hotFirstRow: connection.prepare("SELECT first_row FROM event_partitions WHERE state = 'hot'").pluck(),
+    hotPartition: connection.prepare("SELECT id, first_row FROM event_partitions WHERE state = 'hot'"),
     countInHot: connection.prepare(
       "UPDATE event_partitions SET event_bytes = event_bytes + ?, segment_count = segment_count + ? WHERE state = 'hot'",
     ),
     findProcess: connection.prepare('SELECT id, process_name, md5, group_id, hostname, host_type, os_type FROM processes WHERE sensor_id = ? AND pid = ? AND start_ms = ?'),
     latestSegment: connection.prepare(
-      `SELECT s.*, (SELECT COALESCE(MAX(chunk), -1) + 1 FROM segment_events WHERE segment_row = s.id) AS next_chunk
+      `SELECT s.*, max(
+         (SELECT COALESCE(MAX(chunk), -1) + 1 FROM segment_events WHERE segment_row = s.id),
+         (SELECT COALESCE(MAX(chunk), -1) + 1 FROM segment_chunks WHERE segment_row = s.id)) AS next_chunk
        FROM segments s WHERE process_id = ? ORDER BY segment_id DESC LIMIT 1`,
     ),
     insertProcess: connection.prepare(
@@ -46,7 +48,9 @@ export function prepareEventStatements(connection: Database.Database) {
          regmod_count = ?, netconn_count = ?, modload_count = ?, childproc_count = ?, crossproc_count = ?,
          processblock_count = ? WHERE id = ?`,
     ),
-    insertChunk: connection.prepare('INSERT INTO segment_events (segment_row, chunk, event_count, data) VALUES (?, ?, ?, ?)'),
+    insertChunk: connection.prepare(
+      'INSERT INTO segment_chunks (segment_row, chunk, event_count, file_id, byte_offset, byte_length) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
     insertPosting: connection.prepare('INSERT OR IGNORE INTO event_postings (term_id, segment_row) VALUES (?, ?)'),
     insertPostings: connection.prepare(
       `INSERT OR IGNORE INTO event_postings (term_id, segment_row) VALUES ${Array.from({ length: POSTINGS_PER_STATEMENT }, () => '(?, ?)').join(', ')}`,

@@ -9,6 +9,7 @@ import { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from '../../db/wal-checkpointer.js';
 import { serveRequests } from '../../db/worker-threads.js';
 import { SqlitePartitionWriter } from '../partitions/partition-writer.sqlite.js';
+import { chunkDirectory } from './chunk-files.js';
 import type { SegmentRules } from './event-store.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 import type { WriterReply, WriterRequest } from './event-writer.messages.js';
@@ -23,7 +24,7 @@ export interface WriterInit {
 const { file, rules, checkpointIntervalMs } = workerData as WriterInit;
 const db = SqliteDatabase.open(file);
 db.connection.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
-const checkpointer = new WalCheckpointer(file, checkpointIntervalMs);
+const checkpointer = new WalCheckpointer(file, { intervalMs: checkpointIntervalMs, syncBefore: chunkDirectory(file) });
 /** Made at the first request, so that a schema it cannot work with fails requests, not the thread. */
 let store: SqliteEventStore | undefined;
 let partitions: SqlitePartitionWriter | undefined;

@@ -15,6 +15,7 @@ import { EventPreparer } from '../../ingest/prepare.js';
 import type { SensorIdentity } from '../sensors/sensors.service.js';
 import { SqlSensorsStore } from '../sensors/sensors.store.js';
 import { SqlBinariesStore } from '../binaries/binaries.store.js';
+import { sqliteSegmentChunks } from './chunk-files.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 import { SqlProcessDetailStore } from './process-detail.store.js';
 
@@ -39,13 +40,17 @@ async function ingest(db: SqlDatabase, sensor: SensorIdentity, sequence: number,
   await store.commit([{ sensor, sequence, ...prepared, counters: new Map() }]);
 }
 
+function detailStore(db: SqlDatabase): SqlProcessDetailStore {
+  return new SqlProcessDetailStore(db, sqliteSegmentChunks(db as SqliteDatabase));
+}
+
 export function processDetailStoreContract(fresh: () => Promise<SqlDatabase>): void {
   it('finds a process with its segments and gives back its events as they were stored', async () => {
     const db = await fresh();
     const sensor = await sensorIn(db, 1, 'WIN-A');
     const events = processEvents(100, T0, { pid: 50, start: T0 - 1000, path: 'C:\\Windows\\Explorer.EXE' });
     await ingest(db, sensor, 1, structuredClone(events));
-    const store = new SqlProcessDetailStore(db);
+    const store = detailStore(db);
 
     const process = await store.find({ sensorId: sensor.id, pid: 100, startMs: T0 });
     assert.ok(process);
@@ -78,7 +83,7 @@ export function processDetailStoreContract(fresh: () => Promise<SqlDatabase>): v
       ...processEvents(102, T0 + 20, parent),
       ...processEvents(200, T0 + 40),
     ]);
-    const store = new SqlProcessDetailStore(db);
+    const store = detailStore(db);
     const key = { sensorId: a.id, pid: 100, startMs: T0 };
 
     const children = await store.children(key, 'all', 10);
@@ -106,7 +111,7 @@ export function processDetailStoreContract(fresh: () => Promise<SqlDatabase>): v
     const unsigned = 'c'.repeat(32);
     await binaries.record({ md5: signed, size: 1, observed_filename: 'c:\\x.dll', digsig: { result: 'Signed', publisher: 'Microsoft Windows' } }, undefined, a.id, T0);
     await binaries.record({ md5: unsigned, size: 1, observed_filename: 'c:\\y.exe' }, undefined, b.id, T0);
-    const store = new SqlProcessDetailStore(db);
+    const store = detailStore(db);
 
     const all = await store.binarySignatures([signed, unsigned, 'd'.repeat(32)], 'all');
     assert.deepEqual(all.sort((x, y) => x.md5.localeCompare(y.md5)), [

@@ -5,8 +5,9 @@
  *
  * Every read is an indexed lookup: a process by (sensor, pid, start), its segments by
  * (process_id, segment_id), children and siblings by (sensor, parent_pid, parent_start_ms), and a
- * segment's events as one range scan over segment_events (segment_row, chunk). Segments of
- * unmounted partitions are left out (hidden-segments.ts): a process with no other is not found.
+ * segment's events through the dialect's chunk source (chunk-files.ts on the embedded store).
+ * Segments of unmounted partitions are left out (hidden-segments.ts): a process with no other is
+ * not found.
  */
 import type { SqlDatabase, SqlValue } from '../../db/database.js';
 import type { ProcessKey } from '../../domain/process-id.js';
@@ -42,6 +43,12 @@ export interface Md5Frequency {
   globalCount: number;
   /** Process segments (search documents) of such processes. */
   numDocs: number;
+}
+
+/** Where a dialect keeps the stored chunks of segments (event-codec.ts). */
+export interface SegmentChunkSource {
+  /** The chunks of each segment row given, in chunk order, one list per row in the order given. */
+  read(segmentRows: readonly number[]): Promise<(string | Buffer)[][]>;
 }
 
 export interface ProcessDetailStore {
@@ -83,7 +90,7 @@ function hasSegment(visible: string): string {
 const IN_LIST_SIZE = 500;
 
 export class SqlProcessDetailStore implements ProcessDetailStore {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlDatabase, private readonly chunks: SegmentChunkSource) {}
 
   async find(key: ProcessKey): Promise<ProcessRecord | undefined> {
     const row = await this.db.get<ProcessContextColumns>(
@@ -112,14 +119,8 @@ export class SqlProcessDetailStore implements ProcessDetailStore {
   }
 
   async events(process: ProcessKey, segmentRows: readonly number[]): Promise<SensorEvent[][]> {
-    const lists: SensorEvent[][] = [];
-    for (const row of segmentRows) {
-      const chunks = await this.db.all<{ data: string | Buffer }>(
-        'SELECT data FROM segment_events WHERE segment_row = ? ORDER BY chunk', [row],
-      );
-      lists.push(chunks.flatMap((chunk) => decodeChunk(chunk.data, process.pid, process.startMs)));
-    }
-    return lists;
+    const segments = await this.chunks.read(segmentRows);
+    return segments.map((chunks) => chunks.flatMap((data) => decodeChunk(data, process.pid, process.startMs)));
   }
 
   async binarySignatures(md5s: readonly string[], scope: GroupScope): Promise<BinarySignature[]> {
