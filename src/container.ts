@@ -105,6 +105,11 @@ export interface Container {
 
 export async function createContainer(config: Config): Promise<Container> {
   const db = await openDatabase(config);
+  // The event writer's checkpointer thread copies the WAL back (ADR 0005). At SQLite's default,
+  // this connection would run a checkpoint itself after each of its commits once the WAL passed
+  // 1,000 pages, which under ingest it always has: every sensor check-in then copied and synced
+  // pages on the request thread, holding the event loop for tens of milliseconds.
+  db.connection.pragma('wal_autocheckpoint = 0');
   const teamsStore = new SqlTeamsStore(db);
   const groupsStore = new SqlGroupsStore(db);
   const groups = new GroupsService(groupsStore, config);
