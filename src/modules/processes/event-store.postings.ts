@@ -4,6 +4,8 @@
  * over event_postings (a quarter less time inserting them, bench/RESULTS.md, bench/ingest).
  */
 
+import { LRUCache } from 'lru-cache';
+
 /** Doubles hold integers exactly up to 2^53: the packed sort keys must stay below it. */
 const EXACT_LIMIT = 2 ** 53;
 
@@ -40,3 +42,37 @@ export function sortPostings(pairs: number[]): number[] {
   pairs.length = kept;
   return pairs;
 }
+
+/**
+ * The terms recently written segments were posted under, so that a busy segment's later commits
+ * leave out the postings it already has instead of asking the index for each: a third of a
+ * commit's postings were such repeats, each a B-tree seek that found its row. Bounded: the least
+ * recently written segments are forgotten, and a forgotten segment's terms are posted again,
+ * which the index ignores (INSERT OR IGNORE), as it does after a restart.
+ */
+export class PostedTerms {
+  private readonly bySegment: LRUCache<number, Set<number>>;
+
+  constructor(maxSegments = POSTED_SEGMENTS_KEPT) {
+    this.bySegment = new LRUCache({ max: maxSegments });
+  }
+
+  /** The term ids segment `row` was posted under since it was last remembered; add to it what is posted. */
+  of(row: number): Set<number> {
+    let terms = this.bySegment.get(row);
+    if (terms === undefined) this.bySegment.set(row, (terms = new Set()));
+    return terms;
+  }
+
+  /** The segment takes no more events (its process ended). */
+  forget(row: number): void {
+    this.bySegment.delete(row);
+  }
+
+  clear(): void {
+    this.bySegment.clear();
+  }
+}
+
+/** Segments whose posted terms are remembered: far more than a fleet's busy processes, a few tens of MB at most. */
+const POSTED_SEGMENTS_KEPT = 20_000;

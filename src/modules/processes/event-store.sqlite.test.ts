@@ -117,6 +117,34 @@ describe('SQLite event store segments', () => {
     await db.close();
   });
 
+  it('posts every term again when a commit is retried after a rollback, as a commit that never failed does', async () => {
+    const rules = { maxEventsPerSegment: 100, windowMs: 60_000 };
+    const events = processEvents(50, T0 - 1000);
+    const postingsOf = (db: SqliteDatabase) =>
+      db.all('SELECT t.field, t.value FROM event_postings p JOIN event_terms t ON t.id = p.term_id ORDER BY 1, 2');
+    const clean = await freshStore({ now: T0 }, rules);
+    await clean.store.commit([batch(1, events.slice(0, 2))]);
+    await clean.store.commit([batch(2, events.slice(2, 5))]);
+    await clean.store.commit([batch(3, events.slice(5))]);
+
+    const retried = await freshStore({ now: T0 }, rules);
+    await retried.store.commit([batch(1, events.slice(0, 2))]);
+    // The second commit (the process still running) fails at its end, after its segment took its postings.
+    await retried.db.exec(`CREATE TABLE fail_next (x);
+      CREATE TRIGGER fail_partition_count BEFORE UPDATE ON event_partitions WHEN EXISTS (SELECT 1 FROM fail_next)
+      BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
+      INSERT INTO fail_next VALUES (1);`);
+    await assert.rejects(retried.store.commit([batch(2, events.slice(2, 5))]), /injected failure/);
+    await retried.db.exec('DELETE FROM fail_next');
+    await retried.store.commit([batch(2, events.slice(2, 5))]);
+    await retried.store.commit([batch(3, events.slice(5))]);
+
+    assert.deepEqual(await postingsOf(retried.db), await postingsOf(clean.db));
+    assert.ok((await postingsOf(clean.db)).length >= 8, 'the events carry terms');
+    await clean.db.close();
+    await retried.db.close();
+  });
+
   it('counts segments per process and per host, also for a process read back after a restart', async () => {
     const clock = { now: T0 };
     const file = join(dir, 'counts.db');

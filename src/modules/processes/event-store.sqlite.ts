@@ -18,7 +18,7 @@ import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
 import { insertPairs, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
 import { NewSegmentCounts, type ProcessHost } from './event-store.counts.sqlite.js';
-import { sortPostings } from './event-store.postings.js';
+import { PostedTerms, sortPostings } from './event-store.postings.js';
 import { toSegmentState, type SegmentRow, type SegmentState } from './event-store.state.js';
 import { TermDictionary } from './term-dictionary.sqlite.js';
 
@@ -56,6 +56,7 @@ export class SqliteEventStore implements EventStore {
   private postings: number[] = [];
   /** (term id, process row) pairs of command-line words, which belong to the process (process_postings). */
   private processPostings: number[] = [];
+  private readonly posted = new PostedTerms();
   private readonly newSegments: NewSegmentCounts;
   /** The hot partition's first segment row. */
   private hotFirstRow: number;
@@ -95,6 +96,7 @@ export class SqliteEventStore implements EventStore {
       this.touchedSegments = new Set();
       this.postings = [];
       this.processPostings = [];
+      this.posted.clear();
       this.newSegments.clear();
       this.chunks.discard();
       this.writtenBytes = this.writtenSegments = 0;
@@ -122,6 +124,7 @@ export class SqliteEventStore implements EventStore {
   /** Forgets the cached processes and row counters, after rows were deleted beneath them. */
   forgetRows(): void {
     this.processes.clear();
+    this.posted.clear();
     this.lastProcessRow = this.lastSegmentRow = undefined;
   }
 
@@ -155,6 +158,7 @@ export class SqliteEventStore implements EventStore {
       if (prepared.endTs !== undefined) this.endProcess(process, prepared.endTs);
       accepted += prepared.eventCount;
       this.appendEvents(process, prepared, serverMs);
+      if (prepared.endTs !== undefined && process.segment) this.posted.forget(process.segment.row);
     }
     this.statements.setSequence.run(sequence, sensor.id);
     this.lastSequence.set(sensor.id, sequence);
@@ -257,10 +261,15 @@ export class SqliteEventStore implements EventStore {
     this.statements.insertChunk.run(segment.row, segment.nextChunk++, eventCount, this.chunks.partition, offset, length);
     this.writtenBytes += chunk.length;
     const { terms } = summary;
+    const posted = this.posted.of(segment.row);
     for (let i = 0; i < terms.length; i += 2) {
       const id = this.terms.id(terms[i]!, terms[i + 1]!);
-      if (terms[i] === 'cmdline') this.processPostings.push(id, segment.processRow);
-      else this.postings.push(id, segment.row);
+      if (terms[i] === 'cmdline') {
+        this.processPostings.push(id, segment.processRow);
+      } else if (!posted.has(id)) {
+        posted.add(id);
+        this.postings.push(id, segment.row);
+      }
     }
     segment.eventCount += eventCount;
     for (let i = 0; i < COUNTED_TYPES.length; i++) segment.counts[i]! += summary.counts[i]!;
