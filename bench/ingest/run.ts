@@ -7,11 +7,11 @@
  *
  * Prints one JSON line: events/s, p50/p99 batch acknowledgement latency, peak server RSS, and the
  * CPU time server and simulator spent per event, the server's also for its main (request) thread
- * alone (HTTP, TLS, decoding and preparation; the writer has its own thread). `--server-flags` are
+ * alone (HTTP, TLS, decoding and preparation) and for the event writer's thread. `--server-flags` are
  * Node options for the server process, to measure V8 settings end to end.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,6 +36,11 @@ function cpuSeconds(pid: number, thread?: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds of each of a process's threads so far. */
+function threadCpu(pid: number): Map<number, number> {
+  return new Map(readdirSync(`/proc/${pid}/task`).map((thread) => [Number(thread), cpuSeconds(pid, Number(thread))]));
+}
+
 function rssBytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
@@ -57,6 +62,7 @@ try {
   const token = spawnSync(process.execPath, [BIN, 'token', 'admin', '--data-dir', dataDir], { encoding: 'utf8' }).stdout.trim();
 
   const serverCpuBefore = cpuSeconds(server.pid!);
+  const threadCpuBefore = threadCpu(server.pid!);
   // The main thread's id is the process's: HTTP, TLS, decoding and preparation run there.
   const requestThreadCpuBefore = cpuSeconds(server.pid!, server.pid!);
   let peakRss = 0;
@@ -75,6 +81,11 @@ try {
   clearInterval(simulatorSampler);
   const serverCpu = cpuSeconds(server.pid!) - serverCpuBefore;
   const requestThreadCpu = cpuSeconds(server.pid!, server.pid!) - requestThreadCpuBefore;
+  // Node 20 cannot name its threads: the event writer is the busiest one besides the main thread.
+  const threadCpuAfter = threadCpu(server.pid!);
+  const writerThreadCpu = Math.max(0, ...[...threadCpuAfter]
+    .filter(([thread]) => thread !== server.pid)
+    .map(([thread, seconds]) => seconds - (threadCpuBefore.get(thread) ?? 0)));
   if (status !== 0) throw new Error(`simulator exited with ${status}`);
   const summary = JSON.parse(report.trim().split('\n').at(-1)!);
   // CPU per event shows where the two shared cores go, whatever else the machine was doing.
@@ -84,6 +95,7 @@ try {
     server_peak_rss_mb: Math.round(peakRss / 1024 / 1024),
     server_cpu_us_per_event: perEvent(serverCpu),
     server_request_thread_cpu_us_per_event: perEvent(requestThreadCpu),
+    server_writer_thread_cpu_us_per_event: perEvent(writerThreadCpu),
     simulator_cpu_us_per_event: perEvent(simulatorCpu),
   }));
 } finally {
