@@ -2,7 +2,7 @@
  * bench/ingest: end-to-end events/s from `vigil simulate` over HTTPS into `vigil serve` on the
  * embedded store (every search index maintained), with the server's peak RSS sampled each second.
  *
- *   npm run build && node --import tsx bench/ingest/run.ts [--sensors 16] [--duration 300] [--batch-size 2000] [--no-gzip]
+ *   npm run build && node --import tsx bench/ingest/run.ts [--sensors 32] [--duration 300] [--batch-size 2000] [--no-gzip]
  *     [--server-flags="--max-semi-space-size=64"]
  *
  * Prints one JSON line: events/s, p50/p99 batch acknowledgement latency, the slowest minute's
