@@ -104,7 +104,9 @@ export function matchRange(def: FieldDef, lower: RangeBound | null, upper: Range
     }
     case 'ipaddr':
     case 'ipv6addr': {
-      if ([low, high].some((bound) => bound !== null && looksLikeIpv6(bound))) {
+      // A bound written as IPv6 picks that family; with both open (`[* TO *]`) the field's own is meant.
+      const open = low === null && high === null;
+      if (open ? def.type === 'ipv6addr' : [low, high].some((bound) => bound !== null && looksLikeIpv6(bound))) {
         const ranges = parseIpv6Range(low, high);
         return 'invalid' in ranges ? ranges : ranges.map((range) => ({ kind: 'ipv6_range', ...range }));
       }

