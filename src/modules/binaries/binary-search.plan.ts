@@ -68,7 +68,19 @@ export interface BinaryFacetSpec {
   buckets?: { unit: 'day' | 'month'; recent: number };
 }
 
-/** Reference core §5's binary facets; alliance_score_virustotal stays empty until feeds exist. */
+/**
+ * The score a binary carries from the feed named `virustotal` (src/detect/document-tags.ts): the
+ * highest of its reports that hit it; none when no report did. The feed table's names compare
+ * without case.
+ */
+const VIRUSTOTAL_SCORE = `(SELECT max(r.score) FROM feed_binary_hits h JOIN threat_reports r ON r.id = h.report_row
+  JOIN feeds f ON f.id = r.feed_id WHERE f.name = 'virustotal' AND h.md5 = b.md5)`;
+
+/**
+ * Reference core §5's binary facets. The reference names alliance_score_virustotal without
+ * saying how it buckets, so it counts like the other value facets: one entry per score, binaries
+ * without a score left out.
+ */
 export const BINARY_FACETS = {
   product_name_facet: { expr: json('$.product_name'), order: 'count' },
   file_version_facet: { expr: json('$.file_version'), order: 'count' },
@@ -76,7 +88,7 @@ export const BINARY_FACETS = {
   digsig_publisher_facet: { expr: json('$.digsig.publisher'), order: 'count' },
   digsig_result: { expr: `coalesce(${json('$.digsig.result')}, '(Unknown)')`, order: 'count' },
   observed_filename_facet: { expr: 'observed', order: 'count' },
-  alliance_score_virustotal: { expr: 'NULL', order: 'count' },
+  alliance_score_virustotal: { expr: VIRUSTOTAL_SCORE, order: 'count' },
   digsig_sign_time: { expr: json('$.digsig.sign_time'), order: 'name', buckets: { unit: 'month', recent: 48 } },
   server_added_timestamp: { expr: 'b.first_seen_ms', order: 'name', buckets: { unit: 'day', recent: 30 } },
 } as const satisfies Record<string, BinaryFacetSpec>;

@@ -1,22 +1,29 @@
 /** GET/POST /api/v1/binary over HTTP (reference core §5.2): binaries uploaded through the sensor protocol, found by their metadata. */
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
+import { cbfeed, writeFeedFile } from '../../../test/support/feeds.js';
 import { BINARIES, buildFleet, md5Of, queryString, type Fleet, type Params } from '../../../test/support/search.js';
 import { binaryMetadata, uploadBinary } from '../../../test/support/sensors.js';
+import { tempDir } from '../../../test/support/temp.js';
 
 const NGINX = Buffer.from('\u007fELF nginx test content');
 
 describe('binary search API', () => {
   let test: TestApp;
   let fleet: Fleet;
+  const feedDir = tempDir('vigil-binary-feeds-');
   before(async () => {
     test = await startTestApp();
     fleet = await buildFleet(test);
     const uploaded = await uploadBinary(test, fleet.linux, binaryMetadata(NGINX, { observed_filename: '/usr/sbin/nginx', is_executable_image: true }));
     assert.equal(uploaded.statusCode, 200, uploaded.body);
   });
-  after(() => test.close());
+  after(async () => {
+    await test.close();
+    rmSync(feedDir, { recursive: true, force: true });
+  });
 
   async function search(params: Params, token = test.adminToken) {
     const response = await test.app.inject({ url: `/api/v1/binary?${queryString(params)}`, headers: as(token) });
@@ -97,6 +104,33 @@ describe('binary search API', () => {
     assert.equal(reply.facets.observed_filename_facet!.length, 4);
     const today = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000).toISOString().replace('.000Z', 'Z');
     assert.deepEqual(reply.facets.server_added_timestamp!.map((e) => [e.name, e.value]), [[today, 4]]);
+  });
+
+  it('facets alliance_score_virustotal by each binary\'s highest VirusTotal score, other feeds left out', async () => {
+    const { cmd, explorer, powershell, nginx } = { ...BINARIES, nginx: NGINX };
+    const feeds = [
+      cbfeed('virustotal', [
+        { id: 'vt-detected', title: 'Detected by 40 engines', score: 80, iocs: { md5: [md5Of(cmd), md5Of(explorer)] } },
+        { id: 'vt-suspicious', title: 'Detected by 3 engines', score: 40, iocs: { md5: [md5Of(cmd), md5Of(powershell)] } },
+      ]),
+      cbfeed('tor', [{ id: 'tor-relay', title: 'Tor relay', score: 100, iocs: { md5: [md5Of(nginx)] } }]),
+    ];
+    for (const feed of feeds) {
+      const added = await test.app.inject({
+        method: 'POST', url: '/api/v1/feed', headers: as(test.adminToken), payload: { feed_url: writeFeedFile(feedDir, `${feed.feedinfo.name}.json`, feed) },
+      });
+      assert.equal(added.statusCode, 200, added.body);
+    }
+    // The hits the matcher would record for these IOCs, recorded by hand so the test need not wait for it.
+    const reports = await test.container.services.detection.iocReports('md5', [cmd, explorer, powershell, nginx].map(md5Of));
+    assert.equal(reports.length, 5);
+    await test.container.services.detection.feedHits(reports.map((r) => ({ reportRow: r.reportRow, iocType: 'md5', iocValue: r.value, md5: r.value, atMs: Date.now() })));
+
+    const facet = async (q: string) => (await search({ q, rows: 0, facet: 'true', 'facet.field': 'alliance_score_virustotal' })).facets.alliance_score_virustotal;
+    assert.deepEqual(await facet(''), [{ name: '80', value: 2, percent: 50, ratio: 50 }, { name: '40', value: 1, percent: 25, ratio: 25 }]);
+    assert.deepEqual((await facet('digsig_result:signed'))!.map((e) => [e.name, e.value]), [['80', 2]]);
+    assert.deepEqual((await facet('company_name:contoso'))!.map((e) => [e.name, e.value]), [['40', 1]]);
+    assert.deepEqual(await facet('os_type:linux'), [], 'a score of another feed is not a VirusTotal score');
   });
 
   it('shows a user only binaries seen in groups they may view, with only those sightings', async () => {
