@@ -1,11 +1,14 @@
-/** Registration, check-ins and binary uploads through the real sensor protocol routes. */
+/**
+ * Registration, check-ins, binary uploads, and event uploads the HTTP layer refuses, through the
+ * real sensor protocol routes.
+ */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
-import { hostFacts, installCode, registerSensor } from '../../../test/support/sensors.js';
+import { as, createUser, startListeningTestApp, startTestApp, type ListeningTestApp, type TestApp } from '../../../test/support/app.js';
+import { hostFacts, installCode, processEvents, registerSensor, type TestSensor } from '../../../test/support/sensors.js';
 import { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { SQLITE_FILE } from '../../db/open.js';
 import { SqlSensorsStore } from './sensors.store.js';
@@ -112,5 +115,44 @@ describe('sensor protocol', () => {
 
     const stored = readFileSync(join(test.config.dataDir, 'binaries', md5.slice(0, 2), md5));
     assert.deepEqual(stored, content, 'kept content-addressed by md5');
+  });
+});
+
+// Over real HTTP: Fastify refuses these bodies before the ingest pipeline sees them, and what comes
+// back, and whether the connection and server survive it, is what a sensor in the field would see.
+describe('event uploads over the size limit as sent', () => {
+  const LIMIT = 16 * 1024;
+  let test: ListeningTestApp;
+  before(async () => {
+    test = await startListeningTestApp({ eventUploadLimitBytes: LIMIT });
+  });
+  after(() => test.close());
+
+  const post = (sensor: TestSensor, body: Uint8Array | ReadableStream<Uint8Array>) => fetch(`${test.url}/sensor/v1/events`, {
+    method: 'POST', headers: { ...sensor.headers, 'content-type': 'application/json' }, body, duplex: 'half',
+  } as RequestInit);
+
+  it('answers 413 batch_too_large, counts it for the sensor, and keeps serving', async () => {
+    const sensor = await registerSensor(test);
+    const events = processEvents(600);
+    const oversized = Buffer.from(JSON.stringify({ sequence: 1, events, padding: 'x'.repeat(4 * LIMIT) }));
+    // Once with its length declared up front, once streamed in chunks with no length to go by.
+    const declared = await post(sensor, oversized);
+    const streamed = await post(sensor, new ReadableStream({
+      start(controller) {
+        for (let at = 0; at < oversized.length; at += 4096) controller.enqueue(oversized.subarray(at, at + 4096));
+        controller.close();
+      },
+    }));
+    for (const response of [declared, streamed]) {
+      assert.equal(response.status, 413);
+      assert.equal(((await response.json()) as { reason: string }).reason, 'batch_too_large', 'the reason docs/sensor-protocol.md names');
+    }
+    const counters = await test.app.inject({ url: `/api/v1/sensor/${sensor.id}/ingest`, headers: as(test.adminToken) });
+    assert.equal(counters.json()['batches_rejected.batch_too_large'], 2);
+
+    const accepted = await post(sensor, Buffer.from(JSON.stringify({ sequence: 1, events })));
+    assert.equal(accepted.status, 200, 'still serving, and the refused batches took no sequence number');
+    assert.deepEqual(await accepted.json(), { sequence: 1, duplicate: false, accepted: events.length, filtered: 0, rejected: [] });
   });
 });

@@ -4,8 +4,10 @@
  * (it presents a group's install code instead).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { IngestPipeline } from '../../ingest/pipeline.js';
+import { IngestRejection } from '../../ingest/rejection.js';
 import type { BinariesService } from '../binaries/binaries.service.js';
 import {
   BinaryUpload,
@@ -76,10 +78,13 @@ export const sensorProtocolRoutes: FastifyPluginAsyncTypebox<SensorProtocolOptio
   await app.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    uploads.addHook('onError', async (request, _reply, error) => {
-      if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE' && request.sensor) {
-        await ingest.countRejectedBatch(request.sensor.id, 'batch_too_large');
-      }
+    // A body over the limit as sent is refused by Fastify before the pipeline reads it; it is the
+    // same refusal as one too large once decompressed, so it is counted and answered the same way
+    // (the app's error handler then sends it). Authentication ran first, so the sensor is known.
+    uploads.setErrorHandler(async (error: FastifyError, request) => {
+      if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;
+      await ingest.countRejectedBatch(request.sensor.id, 'batch_too_large');
+      throw new IngestRejection('batch_too_large', `The body is more than ${limits.eventUploadBytes} bytes`);
     });
     uploads.post('/sensor/v1/events', {
       bodyLimit: limits.eventUploadBytes,
