@@ -93,6 +93,18 @@ describe('event ingestion', () => {
     assert.equal(chunks.n, 8);
   });
 
+  it('keeps an empty username empty, as the kernel\'s own processes report it', async () => {
+    const sensor = await registerSensor(test);
+    const events = processEvents(4, T0).map((e) => (e.type === 'process_start' ? { ...e, path: 'c:\\windows\\system32\\ntoskrnl.exe', username: '', uid: undefined } : e));
+    assert.equal((await uploadEvents(test, sensor, 1, events)).statusCode, 200);
+    const row = db.prepare('SELECT username FROM processes WHERE sensor_id = ? AND pid = 4').get(sensor.id) as { username: unknown };
+    assert.equal(row.username, '', 'stored as the empty string, not as missing');
+    const id = processId({ sensorId: sensor.id, pid: 4, startMs: T0 });
+    const detail = await test.app.inject({ url: `/api/v1/process/${id}/0`, headers: as(test.adminToken) });
+    assert.equal(detail.statusCode, 200, detail.body);
+    assert.equal(detail.json().process.username, '', 'the process document says "" (reference interface-spec: it may be empty)');
+  });
+
   it('stores a retried batch once and records a gap in the sequence', async () => {
     const sensor = await registerSensor(test);
     const events = processEvents(100, T0 + 1000);
