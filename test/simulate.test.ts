@@ -7,15 +7,17 @@ import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
+import { describeProgress } from '../src/cli/simulate.js';
 import { SqliteDatabase } from '../src/db/dialects/sqlite.js';
 import { SQLITE_FILE } from '../src/db/open.js';
 import { SqlSensorsStore } from '../src/modules/sensors/sensors.store.js';
 import { BinaryCatalog, type Binary } from '../src/sensor/binaries.js';
 import { Endpoint } from '../src/sensor/endpoint.js';
-import { simulate, type SimulationOptions } from '../src/sensor/simulator.js';
+import { simulate, type SimulationOptions, type SimulationProgress } from '../src/sensor/simulator.js';
 import { as, startListeningTestApp, type ListeningTestApp } from './support/app.js';
 
 type Counters = Record<string, number>;
@@ -180,6 +182,49 @@ describe('vigil simulate against a real server', () => {
     assert.deepEqual(summary.errors, []);
     assert.equal(summary.events_acknowledged, summary.events_sent);
     assert.deepEqual(await store.pendingInstructions(id, Date.now()), [], 'every instruction was acknowledged');
+  });
+
+  it('paces a rate-limited run: it takes about as long as its events divided by the rate', async () => {
+    // 2 sensors with 20 processes each send about 600 events; at 400 a second that is 1.5 s.
+    const rate = 400;
+    const began = performance.now();
+    const summary = await simulate(options({ sensors: 2, processes: 20, seed: 'paced', rate }));
+    const seconds = (performance.now() - began) / 1000;
+    assert.deepEqual(summary.errors, []);
+    assert.ok(summary.events_sent / rate >= 1, `${summary.events_sent} events are at least a second's worth`);
+    // Only the last batch (rate / sensors events) can go out without waiting for its share of time.
+    const floor = (summary.events_sent - rate / 2) / rate;
+    assert.ok(seconds >= 0.9 * floor, `${summary.events_sent} events at ${rate}/s took ${seconds.toFixed(2)} s, under ${floor.toFixed(2)} s`);
+  });
+
+  it('stops a run of unlimited processes after its duration, showing progress while it streams', async () => {
+    const progress: SimulationProgress[] = [];
+    const began = performance.now();
+    const summary = await simulate(options({
+      sensors: 2, processes: undefined, durationS: 1.5, rate: 4000, checkinIntervalS: 0.2, seed: 'timed', onProgress: (p) => progress.push(p),
+      // Nothing else ends a run without a process budget: should the duration not, fail rather than hang.
+      signal: AbortSignal.timeout(10_000),
+    }));
+    const seconds = (performance.now() - began) / 1000;
+    assert.deepEqual(summary.errors, []);
+    assert.equal(summary.events_acknowledged, summary.events_sent);
+    assert.ok(summary.elapsed_s >= 1.5, `streamed for ${summary.elapsed_s} s`);
+    assert.ok(seconds < 1.5 + 3, `ended ${seconds.toFixed(2)} s after it began`);
+
+    // Twice a second: the line a terminal shows is drawn from each report.
+    assert.ok(progress.length >= 2, `${progress.length} progress reports`);
+    for (const [previous, next] of progress.slice(1).map((p, i) => [progress[i]!, p] as const)) {
+      assert.ok(next.elapsed_s > previous.elapsed_s && next.events_sent >= previous.events_sent);
+    }
+    const last = progress.at(-1)!;
+    assert.equal(last.sensors_online, 2);
+    assert.ok(last.events_acknowledged > 0 && last.events_acknowledged <= last.events_sent);
+    assert.ok(last.events_per_s > 0 && last.events_per_s <= 4000 * 1.5, `${last.events_per_s} events/s under a limit of 4000`);
+    const line = describeProgress(last);
+    assert.match(line, / 2 sensors online /);
+    assert.match(line, new RegExp(` ${last.events_per_s.toLocaleString('en-US')} events/s$`));
+    assert.match(line, new RegExp(`${last.events_acknowledged.toLocaleString('en-US')} of ${last.events_sent.toLocaleString('en-US')} events acknowledged`));
+    assert.ok(!line.includes('\n'), 'one line, redrawn in place');
   });
 
   it('fails before sending anything when the API token is wrong', async () => {

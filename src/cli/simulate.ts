@@ -60,7 +60,8 @@ export async function runSimulate(options: SimulateCommandOptions): Promise<void
   }
 }
 
-function describeProgress(p: SimulationProgress): string {
+/** The one progress line shown on a terminal; exported for its test. */
+export function describeProgress(p: SimulationProgress): string {
   return `${p.elapsed_s.toFixed(1)} s · ${p.sensors_online} sensors online · ${count(p.events_acknowledged)} of ${count(p.events_sent)} events acknowledged · ${count(p.events_per_s)} events/s`;
 }
 
