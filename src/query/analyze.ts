@@ -7,6 +7,7 @@
  */
 import type { Span, QueryNode } from './ast.js';
 import { allOf, anyOf, negate, type AnalyzedQuery, type FieldPredicate, type Match, type Predicate } from './analysis.js';
+import { ConditionBudget } from './budget.js';
 import { QueryError } from './errors.js';
 import { defaultFields, resolveField, type IndexName, type ResolvedField } from './fields.js';
 import { hasLeadingWildcard, matchRange, matchTerm, type MatchResult } from './term-match.js';
@@ -19,6 +20,8 @@ export interface AnalyzeOptions {
   readonly leadingWildcards?: 'allow' | 'reject';
   /** Which request parameter the text came from, for error messages. */
   readonly source?: string;
+  /** Shared by the parts of one request so that their sum is bounded; a fresh one when absent. */
+  readonly budget?: ConditionBudget;
 }
 
 export function analyze(node: QueryNode, options: AnalyzeOptions): AnalyzedQuery {
@@ -28,9 +31,11 @@ export function analyze(node: QueryNode, options: AnalyzeOptions): AnalyzedQuery
 
 class Analyzer {
   private readonly source: string;
+  private readonly budget: ConditionBudget;
 
   constructor(private readonly options: AnalyzeOptions & { readonly now: number }) {
     this.source = options.source ?? 'q';
+    this.budget = options.budget ?? new ConditionBudget();
   }
 
   walk(node: QueryNode): Predicate {
@@ -47,7 +52,7 @@ class Analyzer {
         const field = this.resolve(node.field, node.fieldSpan);
         // "alliance_score_<feed>:* means score > 0" (reference §6).
         const match: Match = field.dynamic?.family === 'alliance_score' ? { kind: 'number_range', min: 1, max: null } : { kind: 'exists' };
-        return predicate(field, match, node.span);
+        return this.checked(predicate(field, match, node.span));
       }
       case 'range': {
         const field = this.resolve(node.field, node.fieldSpan);
@@ -69,10 +74,10 @@ class Analyzer {
       const matches = matchTerm(def, value, quoted, this.options.now);
       if ('invalid' in matches || matches.length === 0) continue;
       const field = resolveField(def.name, this.options.index) as ResolvedField;
-      found.push(...matches.map((match) => this.checked(predicate(field, match, span))));
+      found.push(...matches.map((match) => predicate(field, match, span)));
       if (this.options.index === 'process') def.unionOf?.forEach((name) => covered.add(name));
     }
-    return anyOf(found.filter((p) => !covered.has(p.field)));
+    return anyOf(found.filter((p) => !covered.has(p.field)).map((p) => this.checked(p)));
   }
 
   private predicates(field: ResolvedField, result: MatchResult, span: Span): Predicate {
@@ -82,12 +87,13 @@ class Analyzer {
     return anyOf(result.map((match) => this.checked(predicate(field, match, span))));
   }
 
+  /** Every field predicate passes here: the server's wildcard rule, and the condition budget. */
   private checked(p: FieldPredicate): FieldPredicate {
     if (this.options.leadingWildcards === 'reject' && hasLeadingWildcard(p.match)) {
       throw new QueryError('leading_wildcard', 'Leading wildcards are disabled on this server', p.span.start, this.source,
         'path fields need none: filemod:system32\\ntdll.dll finds every path ending that way');
     }
-    return p;
+    return this.budget.spend(p, this.source);
   }
 
   private resolve(name: string, span: Span): ResolvedField {

@@ -9,7 +9,7 @@ import { DomainError } from '../domain/errors.js';
 export type QueryErrorCode =
   /** The text does not follow the grammar (unbalanced parentheses, dangling operator, …). */
   | 'syntax'
-  /** Longer than the input limit or nested deeper than the parser allows. */
+  /** Longer than the input limit, nested deeper than the parser allows, or more conditions than a search may hold (budget.ts). */
   | 'too_large'
   /** A field name the catalog does not know, or one the searched index does not have. */
   | 'unknown_field'

@@ -1,6 +1,7 @@
 /** q plus cb.q.<field> and cb.fq.<field> parameters as one query. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ConditionBudget } from './budget.js';
 import type { QueryError } from './errors.js';
 import { analyzeParams, queryFromParams } from './params.js';
 import { serialize } from './serialize.js';
@@ -41,5 +42,12 @@ describe('search parameters', () => {
 
   it('applies the parse limits to every parameter', () => {
     assert.throws(() => queryFromParams({ 'cb.q.group': 'x'.repeat(20) }, { maxLength: 10 }), /longer than 10 characters at position 10 of cb\.q\.group/);
+  });
+
+  it('counts the conditions of every parameter against one budget', () => {
+    const budget = () => new ConditionBudget(3);
+    assert.doesNotThrow(() => analyzeParams({ q: 'process_name:a process_name:b', 'cb.q.hostname': 'c' }, { index: 'process', now, budget: budget() }));
+    assert.throws(() => analyzeParams({ q: 'process_name:a process_name:b', 'cb.q.hostname': '(c d)' }, { index: 'process', now, budget: budget() }),
+      (e: QueryError) => e.code === 'too_large' && /more than 3 conditions at position 3 of cb\.q\.hostname/.test(e.message));
   });
 });

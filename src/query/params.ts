@@ -9,6 +9,7 @@
 import type { QueryNode } from './ast.js';
 import { allOf, anyOf, type AnalyzedQuery } from './analysis.js';
 import { analyze, type AnalyzeOptions } from './analyze.js';
+import { ConditionBudget } from './budget.js';
 import { QueryError } from './errors.js';
 import { parseFieldQuery, parseQuery, type ParseLimits } from './parser.js';
 
@@ -31,10 +32,14 @@ export function queryFromParams(params: SearchParams, limits: ParseLimits = {}):
   return join('and', parts(params, limits).map((part) => join(part.combine, part.trees)));
 }
 
-/** Parses and analyzes each part under its own parameter name ("… at position 3 of cb.q.group"). */
+/**
+ * Parses and analyzes each part under its own parameter name ("… at position 3 of cb.q.group"),
+ * all parts drawing on one condition budget.
+ */
 export function analyzeParams(params: SearchParams, options: AnalyzeOptions & ParseLimits): AnalyzedQuery {
+  const budget = options.budget ?? new ConditionBudget();
   const predicates = parts(params, options).map((part) => {
-    const each = part.trees.map((tree) => analyze(tree, { ...options, source: part.source }).predicate);
+    const each = part.trees.map((tree) => analyze(tree, { ...options, source: part.source, budget }).predicate);
     return part.combine === 'and' ? allOf(each) : anyOf(each);
   });
   return { index: options.index, predicate: allOf(predicates) };

@@ -46,6 +46,8 @@ export const REJECTED: readonly RejectedCase[] = [
   { query: 'a'.repeat(65_537), code: 'too_large', position: 65_536, message: /longer than 65536 characters/ },
   { query: `${'('.repeat(70)}a${')'.repeat(70)}`, code: 'too_large', position: 64, message: /nested deeper than 64/ },
   { query: `${'-'.repeat(70)}a`, code: 'too_large', position: 64, message: /nested deeper than 64/ },
+  { query: 'process_name:a '.repeat(2_049), code: 'too_large', position: 15 * 2_048 + 13, message: /more than 2048 conditions.*name the field/ },
+  { query: `cmdline:"${'a '.repeat(2_049)}"`, code: 'too_large', position: 8, message: /more than 2048 conditions/ },
   // Fields
   { query: 'disig_issuer:verisign', code: 'unknown_field', position: 0, message: /Unknown field "disig_issuer".*did you mean "digsig_issuer"/ },
   { query: 'process_name:x url:y', code: 'unknown_field', position: 15, message: /Unknown field "url"/ },

@@ -34,6 +34,23 @@ export function joinFragments(parts: readonly Fragment[], separator: string): Fr
   return new Fragment(parts.map((p) => p.text).join(separator), parts.flatMap((p) => p.params));
 }
 
+/** Longest run of conditions joined flat; a few, so that common queries read as written. */
+const FLAT_RUN = 8;
+
+/**
+ * Conditions joined by AND or OR, as a balanced tree of parenthesized halves once there are more
+ * than a few. SQLite parses a flat `a AND b AND …` into a tree as deep as the chain is long and
+ * refuses expressions deeper than 1,000 (SQLITE_MAX_EXPR_DEPTH), so a query of a thousand terms
+ * failed; halves keep the depth near log2 of the count. SQLite splits nested ANDs (and ORs) into
+ * the same terms as a flat chain, so the plan does not change.
+ */
+export function joinConditions(parts: readonly Fragment[], operator: 'AND' | 'OR'): Fragment {
+  if (parts.length <= FLAT_RUN) return joinFragments(parts, ` ${operator} `);
+  const middle = Math.ceil(parts.length / 2);
+  const half = (run: readonly Fragment[]) => (run.length === 1 ? run[0]! : sql`(${joinConditions(run, operator)})`);
+  return sql`${half(parts.slice(0, middle))} ${raw(operator)} ${half(parts.slice(middle))}`;
+}
+
 export const TRUE = raw('1');
 export const FALSE = raw('0');
 

@@ -4,7 +4,7 @@
  */
 import type { FieldPredicate, Match, Predicate } from '../analysis.js';
 import type { Fragment} from './fragment.js';
-import { FALSE, globLiteral, globPattern, joinFragments, raw, sql, TRUE, type SqlParam } from './fragment.js';
+import { FALSE, globLiteral, globPattern, joinConditions, joinFragments, raw, sql, TRUE, type SqlParam } from './fragment.js';
 
 /** and / or / not / constants, shared by both indexes. */
 export abstract class Compiler {
@@ -15,9 +15,9 @@ export abstract class Compiler {
       case 'none':
         return FALSE;
       case 'and':
-        return sql`(${joinFragments(predicate.children.map((c) => this.condition(c)), ' AND ')})`;
+        return sql`(${joinConditions(predicate.children.map((c) => this.condition(c)), 'AND')})`;
       case 'or':
-        return sql`(${joinFragments(predicate.children.map((c) => this.condition(c)), ' OR ')})`;
+        return sql`(${joinConditions(predicate.children.map((c) => this.condition(c)), 'OR')})`;
       case 'not':
         return sql`NOT (${this.condition(predicate.child)})`;
       case 'field':

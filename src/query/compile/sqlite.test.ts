@@ -42,6 +42,18 @@ describe('SQLite compilation golden cases', () => {
       + "p.username IN (WITH RECURSIVE d(v) AS (SELECT min(username) FROM processes UNION ALL SELECT (SELECT min(username) FROM processes WHERE username > d.v) FROM d WHERE d.v IS NOT NULL) SELECT v FROM d WHERE v IS NOT NULL AND vigil_keyword(v, 'bob')))");
   });
 
+  it('nests long chains of AND and OR in balanced halves, as SQLite refuses expressions over 1,000 deep', () => {
+    const terms = Array.from({ length: 2_000 }, (_, i) => `process_name:t${i}`);
+    for (const operator of [' ', ' OR ']) {
+      const compiled = compile(terms.join(operator));
+      assert.equal(compiled.params.length, 2_000);
+      // SQLite's tree deepens by one for each operator of a flat chain and each level of parentheses.
+      assert.deepEqual(expressionShape(compiled.sql), { longestChain: 7, parentheses: 9 });
+    }
+    assert.equal(inlineParams(compile('process_name:a process_name:b process_name:c')),
+      "(p.process_name = 'a' AND p.process_name = 'b' AND p.process_name = 'c')", 'a few terms stay one flat chain');
+  });
+
   it('limits where-seen binary fields to the observations of the given groups', () => {
     const { predicate } = analyzeParams({ q: 'hostname:web-01' }, { index: 'binary', now });
     assert.match(inlineParams(compileBinaryCondition(predicate, { observedInGroups: [2, 3] })),
@@ -68,3 +80,17 @@ describe('user values reach SQL only as parameters', () => {
     });
   }
 });
+
+/** The longest run of AND / OR at one level of parentheses, and the deepest level. */
+function expressionShape(sql: string): { longestChain: number; parentheses: number } {
+  const chains = [0];
+  let longestChain = 0;
+  let parentheses = 0;
+  for (const [token] of sql.matchAll(/\(|\)| AND | OR /gu)) {
+    if (token === '(') chains.push(0);
+    else if (token === ')') chains.pop();
+    else longestChain = Math.max(longestChain, ++chains[chains.length - 1]!);
+    parentheses = Math.max(parentheses, chains.length - 1);
+  }
+  return { longestChain, parentheses };
+}

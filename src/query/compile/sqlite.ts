@@ -29,7 +29,7 @@
  */
 import type { FieldPredicate, Match, Predicate } from '../analysis.js';
 import type { Fragment} from './fragment.js';
-import { FALSE, globLiteral, globPattern, joinFragments, raw, sql, TRUE, type SqlParam } from './fragment.js';
+import { FALSE, globLiteral, globPattern, joinConditions, joinFragments, raw, sql, TRUE, type SqlParam } from './fragment.js';
 import { BinaryConditions, type BinaryScope } from './sqlite-binary.js';
 import { isExtensionToken } from '../values/cmdline.js';
 import { bounded, Compiler, keywordFunction, loweredColumn, rangeColumn } from './sqlite-shared.js';
@@ -178,7 +178,7 @@ class ProcessCompiler extends Compiler {
         : sql`p.id IN (SELECT process_row FROM process_postings WHERE term_id IN (${terms}))`;
     });
     if (match.tokens.length > 1) each.push(sql`vigil_tokens(p.cmdline, 'cmdline', ${JSON.stringify(match.tokens)}, ${match.wildcard ? 1 : 0})`);
-    return each.length === 1 ? each[0]! : sql`(${joinFragments(each, ' AND ')})`;
+    return each.length === 1 ? each[0]! : sql`(${joinConditions(each, 'AND')})`;
   }
 
   /** md5 / sha256: the process's, its parent's, its children's, its modules' and its written files'. */
