@@ -4,6 +4,7 @@
  * column spec saying how the table holds it; the module that owns the table writes that map
  * (alert-query.sqlite.ts, threat-report-query.sqlite.ts). LIKE patterns use `\` as their escape.
  */
+import { joinConditions, raw } from '../query/compile/fragment.js';
 import type { Match, Predicate } from '../query/index.js';
 import type { SqlValue } from './database.js';
 
@@ -40,10 +41,12 @@ export function compileRecordPredicate(predicate: Predicate, columns: Readonly<R
         return '1';
       case 'none':
         return '0';
+      // Balanced, as process search joins them: a flat chain of a thousand terms is deeper than
+      // SQLite's expression limit. Parameters stay in the order walk() pushed them.
       case 'and':
-        return `(${node.children.map(walk).join(' AND ')})`;
+        return `(${joinConditions(node.children.map((child) => raw(walk(child))), 'AND').text})`;
       case 'or':
-        return `(${node.children.map(walk).join(' OR ')})`;
+        return `(${joinConditions(node.children.map((child) => raw(walk(child))), 'OR').text})`;
       case 'not':
         // A missing value (NULL) is "not a match", so its negation is a match.
         return `NOT COALESCE(${walk(node.child)}, 0)`;

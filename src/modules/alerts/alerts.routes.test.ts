@@ -89,6 +89,14 @@ describe('alerts API', () => {
     assert.equal((await test.app.inject({ url: '/api/v2/alert?rows=10001', headers: admin() })).statusCode, 400);
   });
 
+  it('answers a query of a thousand terms, ANDed or ORed, within SQLite\'s expression depth', async () => {
+    const hostnames = Array.from({ length: 1000 }, (_, i) => `hostname:host${i}`);
+    const ored = await get(`/api/v2/alert?q=${encodeURIComponent([...hostnames, 'hostname:alert-host'].join(' OR '))}`);
+    assert.equal(ored.total_results, 5);
+    const anded = await get(`/api/v2/alert?q=${encodeURIComponent(hostnames.map((term) => `-${term}`).join(' AND '))}`);
+    assert.equal(anded.total_results, 5);
+  });
+
   it('changes one alert as cbapi\'s change_status and Alert.save do, answering the alert', async () => {
     const resolved = await post(`/api/v1/alert/${ids[0]}`, { status: 'Resolved', unique_id: ids[0] });
     assert.equal(resolved.statusCode, 200, resolved.body);
