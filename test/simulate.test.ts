@@ -209,7 +209,8 @@ describe('vigil simulate against a real server', () => {
     assert.deepEqual(summary.errors, []);
     assert.equal(summary.events_acknowledged, summary.events_sent);
     assert.ok(summary.elapsed_s >= 1.5, `streamed for ${summary.elapsed_s} s`);
-    assert.ok(seconds < 1.5 + 3, `ended ${seconds.toFixed(2)} s after it began`);
+    // Generous for a loaded CI machine; without the duration the 10 s signal above ends the run.
+    assert.ok(seconds < 1.5 + 6, `ended ${seconds.toFixed(2)} s after it began`);
 
     // Twice a second: the line a terminal shows is drawn from each report.
     assert.ok(progress.length >= 2, `${progress.length} progress reports`);
