@@ -66,6 +66,22 @@ describe('SQLite read pool', () => {
     assert.equal(typeof (await count(false)), 'number');
   });
 
+  it('fails a job whose answer is handled past its time limit, whichever the event loop reached first', async () => {
+    // The timer and the answer race when the event loop was busy; the clock decides, not the race.
+    let skewMs = 0;
+    const limited = new SqliteReadPool(file, { workers: 1, handlers: { count: HANDLER }, timeLimitMs: 60_000, now: () => Date.now() + skewMs });
+    try {
+      assert.equal(typeof (await limited.run<number>('count', { more: false })), 'number', 'an answer in time is kept');
+      const late = limited.run('count', { more: false });
+      skewMs = 120_000;
+      await assert.rejects(late, ReadTimeout);
+      skewMs = 0;
+      assert.equal(await limited.run<number>('count', { more: false }), await count(false), 'the pool goes on serving');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('stops a job at the time limit, and the jobs queued behind it run on a new worker', async () => {
     // The new worker boots from source (tsx) within the queued job's own limit: give it seconds, for loaded machines.
     const limitMs = 3_000;

@@ -3,7 +3,8 @@
  * to the SQLite file. Jobs go to the least busy worker, except jobs of a paging snapshot, which
  * always go to the worker holding it.
  *
- * Time limit: a job unanswered `timeLimitMs` after it was sent fails with ReadTimeout. If it is
+ * Time limit: a job unanswered `timeLimitMs` after it was sent fails with ReadTimeout, as does
+ * one whose answer is handled past that time. If it is
  * the job its worker is running, the worker is terminated (V8 stops it at the next JavaScript
  * the query reaches: a row handed back, or one of the SQL functions the query language compiles
  * to; a statement running inside SQLite alone runs on to its end first, its result discarded)
@@ -22,6 +23,8 @@ export interface ReadPoolOptions {
   snapshots?: Partial<SnapshotLimits>;
   /** How long a job may take, from when it is sent; unlimited when absent. */
   timeLimitMs?: number;
+  /** The clock deadlines are set and checked on (tests move it; the workers read the system's). */
+  now?: () => number;
 }
 
 interface Pending {
@@ -42,6 +45,7 @@ export class SqliteReadPool {
   private closed = false;
   private readonly init: ReadWorkerInit;
   private readonly timeLimitMs: number | undefined;
+  private readonly now: () => number;
 
   constructor(file: string, options: ReadPoolOptions) {
     const init: ReadWorkerInit = {
@@ -51,6 +55,7 @@ export class SqliteReadPool {
     };
     this.init = init;
     this.timeLimitMs = options.timeLimitMs;
+    this.now = options.now ?? Date.now;
     this.workers = Array.from({ length: Math.max(1, options.workers) }, (_, index) => this.start(index));
     this.busy = this.workers.map(() => 0);
   }
@@ -65,7 +70,7 @@ export class SqliteReadPool {
     const id = this.nextId++;
     this.busy[worker]!++;
     const limit = this.timeLimitMs;
-    const job: ReadJob = { id, handler, request, snapshot, deadline: limit === undefined ? undefined : Date.now() + limit };
+    const job: ReadJob = { id, handler, request, snapshot, deadline: limit === undefined ? undefined : this.now() + limit };
     return new Promise<T>((resolve, reject) => {
       const timer = limit === undefined ? undefined : setTimeout(() => this.timeOut(id, limit), limit);
       this.pending.set(id, { worker, job, timer, resolve: resolve as (value: unknown) => void, reject });
@@ -97,7 +102,7 @@ export class SqliteReadPool {
     stuck.terminate().catch(() => undefined);
     for (const [id, pending] of this.pending) {
       if (pending.worker !== index) continue;
-      if (pending.job.deadline! > Date.now()) {
+      if (pending.job.deadline! > this.now()) {
         replacement.postMessage(pending.job);
       } else {
         this.settle(id, pending);
@@ -120,7 +125,10 @@ export class SqliteReadPool {
       const pending = this.pending.get(reply.id);
       if (!pending) return;
       this.settle(reply.id, pending);
-      if (reply.error?.code === READ_TIMEOUT_CODE) pending.reject(new ReadTimeout(this.timeLimitMs!));
+      // An answer past the deadline fails like one that never came: which of the two the timer
+      // and the answer reach first depends on when the busy event loop gets to them.
+      const late = pending.job.deadline !== undefined && this.now() > pending.job.deadline;
+      if (reply.error?.code === READ_TIMEOUT_CODE || late) pending.reject(new ReadTimeout(this.timeLimitMs!));
       else if (reply.error) pending.reject(Object.assign(new Error(`search: ${reply.error.message}`), { code: reply.error.code }));
       else pending.resolve(reply.result);
     });
