@@ -44,3 +44,25 @@ function renumberMigrations(file: string): void {
     db.close();
   }
 }
+
+/**
+ * Tags the copy as three watchlists that hit every 10th, 7th and 25th segment would (565,743
+ * hits on the 2M-segment dataset), so each result page reads its processes' tags. The watchlists
+ * are disabled, so the matcher leaves them alone while the benchmark runs.
+ */
+export function addWatchlistHits(runDir: string): void {
+  const db = new Database(join(runDir, SQLITE_FILE));
+  try {
+    db.transaction(() => {
+      const watchlist = db.prepare(`INSERT INTO watchlists (id, name, search_query, index_type, enabled, readonly, group_id, from_alliance, date_added_ms)
+        VALUES (?, ?, 'q=process_name%3Abench.exe', 'events', 0, 0, -1, 0, 0)`);
+      const hits = db.prepare('INSERT INTO watchlist_process_hits (watchlist_id, segment_row, hit_ms) SELECT ?, id, ? FROM segments WHERE id % ? = 0');
+      for (const [id, every] of [[901, 10], [902, 7], [903, 25]] as const) {
+        watchlist.run(id, `bench every ${every}th segment`);
+        hits.run(id, Date.now(), every);
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}

@@ -5,6 +5,7 @@
  * data dir, so runs start from the same data.
  *
  *   node --import tsx bench/search/run.ts [--dir /tmp/vigil-bench-search] [--iterations 20] [--ingest-rate 5000]
+ *        [--watchlist-hits]   (the copy tagged by three watchlists first: dataset.ts addWatchlistHits)
  *
  * Prints per query the first (cold) time and the median, p95 and max over the iterations (each a
  * count and a page of 100 rows, or facets), the event loop's largest stall (and, for comparison,
@@ -20,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createContainer } from '../../src/container.js';
-import { copyDataset } from './dataset.js';
+import { addWatchlistHits, copyDataset } from './dataset.js';
 import { DEFAULT_DIR, generate } from './generate.js';
 
 const { values } = parseArgs({
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     'ingest-rate': { type: 'string', default: '5000' },
     'ingest-sensors': { type: 'string', default: '4' },
     workers: { type: 'string', default: '2' },
+    'watchlist-hits': { type: 'boolean', default: false },
   },
 });
 
@@ -51,6 +53,7 @@ const QUERIES: { name: string; params: Record<string, string | string[]> }[] = [
 ];
 
 const runDir = copyDataset(values.dir!, 'vigil-bench-search-run-');
+if (values['watchlist-hits']) addWatchlistHits(runDir);
 const container = await createContainer(loadConfig({ dataDir: runDir, tls: false, port: 0, logLevel: 'silent', searchWorkers: Number(values.workers) }));
 const app = await buildApp(container, { logRequests: false });
 const server = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -162,7 +165,7 @@ const rows = QUERIES.map((query) => {
 console.table(rows);
 console.log(JSON.stringify({
   dataset: { segments: manifest.storedSegments, events: manifest.events, processes: manifest.processes },
-  iterations: Number(values.iterations), workers: Number(values.workers), queries: rows,
+  iterations: Number(values.iterations), workers: Number(values.workers), watchlist_hits: values['watchlist-hits'], queries: rows,
   event_loop_max_stall_ms: round(stall.max / 1e6), event_loop_p99_ms: round(stall.percentile(99) / 1e6),
   idle_process_max_stall_ms: round(machineStall),
   info_probe_max_ms: round(probeMax), ingest_events_per_s: Math.round(ingestRate),
