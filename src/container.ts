@@ -10,6 +10,7 @@ import { openDatabase, SQLITE_FILE } from './db/open.js';
 import { DetectionService } from './detect/detection-sink.js';
 import { SqlDetectionStore } from './detect/detection.store.js';
 import { DETECTION_MATCH_HANDLER, startDetection } from './detect/detection-runtime.js';
+import { DOCUMENT_TAGS_HANDLER, PooledDocumentTags } from './detect/document-tags.pool.js';
 import type { DetectionMatcher } from './detect/matcher.js';
 import { BatchWriter } from './ingest/batch-writer.js';
 import { FilterGate } from './ingest/ingress-gate.js';
@@ -146,6 +147,7 @@ export async function createContainer(config: Config): Promise<Container> {
       [BINARY_SEARCH_HANDLER.name]: BINARY_SEARCH_HANDLER.url,
       [PROCESS_EVENTS_HANDLER.name]: PROCESS_EVENTS_HANDLER.url,
       [DETECTION_MATCH_HANDLER.name]: DETECTION_MATCH_HANDLER.url,
+      [DOCUMENT_TAGS_HANDLER.name]: DOCUMENT_TAGS_HANDLER.url,
     },
   });
   const ingest = new IngestPipeline(
@@ -156,7 +158,7 @@ export async function createContainer(config: Config): Promise<Container> {
     config.eventUploadDecodedLimitBytes,
     bans,
   );
-  const detection = new DetectionService(new SqlDetectionStore(db));
+  const detection = new DetectionService(new SqlDetectionStore(db), new PooledDocumentTags(searchPool));
   const services: Services = {
     users: new UsersService(new SqlUsersStore(db), teamsStore, loadOrCreateTokenKey(config.dataDir)),
     teams: new TeamsService(teamsStore),

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { ValueIocType } from '../modules/feeds/cbfeed.js';
 import type { CursorAdvance, DetectionStore, IocReport, QueryReport } from './detection.store.js';
 import type { DocumentTags } from './document-tags.js';
+import type { DocumentTagsReader } from './document-tags.pool.js';
 
 /** One run of a watchlist's search, at ingest or on schedule, and the documents it found. */
 export interface WatchlistRun {
@@ -57,6 +58,7 @@ export interface DetectionSink {
 export class DetectionService implements DetectionSink {
   constructor(
     private readonly store: DetectionStore,
+    private readonly tags: DocumentTagsReader,
     private readonly newAlertId: () => string = randomUUID,
   ) {}
 
@@ -89,10 +91,10 @@ export class DetectionService implements DetectionSink {
 
   /** Watchlist and feed tags of process documents (all segments of each one's process), for search results. */
   segmentTags(segmentRows: readonly number[]): Promise<Map<number, DocumentTags>> {
-    return this.store.segmentTags(segmentRows);
+    return this.tags.segmentTags(segmentRows);
   }
 
   binaryTags(md5s: readonly string[]): Promise<Map<string, DocumentTags>> {
-    return this.store.binaryTags(md5s);
+    return this.tags.binaryTags(md5s);
   }
 }

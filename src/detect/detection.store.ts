@@ -16,7 +16,6 @@ import {
 } from './alert-facts.js';
 import type { DetectionOutcome, FeedHit, WatchlistRun } from './detection-sink.js';
 import { binaryFacts, processFacts, processOfSegment } from './document-facts.js';
-import { binaryTags, segmentTags, type DocumentTags } from './document-tags.js';
 
 export interface IocReport {
   reportRow: number;
@@ -52,8 +51,6 @@ export interface DetectionStore {
   iocReports(type: ValueIocType, values: readonly string[]): Promise<IocReport[]>;
   queryReports(): Promise<QueryReport[]>;
   recordReportRun(reportRow: number, cursor: string | null): Promise<void>;
-  segmentTags(segmentRows: readonly number[]): Promise<Map<number, DocumentTags>>;
-  binaryTags(md5s: readonly string[]): Promise<Map<string, DocumentTags>>;
 }
 
 /** Where an alert comes from, beside the document it is about. */
@@ -187,14 +184,6 @@ export class SqlDetectionStore implements DetectionStore {
 
   async recordReportRun(reportRow: number, cursor: string | null): Promise<void> {
     await this.db.run('UPDATE threat_reports SET match_cursor = ? WHERE id = ?', [cursor, reportRow]);
-  }
-
-  segmentTags(segmentRows: readonly number[]): Promise<Map<number, DocumentTags>> {
-    return segmentTags(this.db, segmentRows);
-  }
-
-  binaryTags(md5s: readonly string[]): Promise<Map<string, DocumentTags>> {
-    return binaryTags(this.db, md5s);
   }
 
   /**

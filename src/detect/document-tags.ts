@@ -4,8 +4,13 @@
  * documents), and per feed the highest score of its reports that hit, their ids, the top one's
  * link and the latest hit (`alliance_score_<feed>`, `alliance_data_<feed>`, `alliance_link_<feed>`,
  * `alliance_updated_<feed>`). A process document carries the tags of every segment of its process.
+ *
+ * They are read in a read worker (document-tags.sqlite.ts, document-tags.pool.ts): a page of
+ * search results joins every segment of each listed process (16,000 for 100 chrome.exe rows of the
+ * search benchmark), which on the request thread held the event loop for milliseconds per page
+ * once the hit tables fill.
  */
-import type { SqlExecutor, SqlValue } from '../db/database.js';
+import type { SqlValue } from '../db/database.js';
 
 export interface WatchlistTag {
   watchlistId: number;
@@ -34,19 +39,22 @@ const CHUNK = 500;
 /** The watchlist and feed tags of process documents, by segment row (segmentTags through the detection sink). */
 export type SegmentTagsSource = (segmentRows: readonly number[]) => Promise<Map<number, DocumentTags>>;
 
-export async function segmentTags(db: SqlExecutor, segmentRows: readonly number[]): Promise<Map<number, DocumentTags>> {
+/** Runs one SELECT with its parameters and returns its rows. */
+export type RowReader = <T>(sql: string, params: readonly SqlValue[]) => T[];
+
+export function segmentTags(read: RowReader, segmentRows: readonly number[]): Map<number, DocumentTags> {
   const tags = new Map<number, DocumentTags>();
   for (let i = 0; i < segmentRows.length; i += CHUNK) {
     const chunk = segmentRows.slice(i, i + CHUNK);
     const list = chunk.map(() => '?').join(', ');
-    const watchlists = await db.all<{ asked: number; watchlist_id: number; hit_ms: number; segment_id: number }>(
+    const watchlists = read<{ asked: number; watchlist_id: number; hit_ms: number; segment_id: number }>(
       `SELECT s0.id AS asked, h.watchlist_id, h.hit_ms, s.segment_id
        FROM segments s0 JOIN segments s ON s.process_id = s0.process_id JOIN watchlist_process_hits h ON h.segment_row = s.id
        WHERE s0.id IN (${list}) ORDER BY h.watchlist_id, s.segment_id`,
       chunk,
     );
     for (const row of watchlists) addWatchlist(tags, row.asked, row.watchlist_id, row.hit_ms, row.segment_id);
-    const feeds = await db.all<FeedHitRow<number>>(
+    const feeds = read<FeedHitRow<number>>(
       `SELECT s0.id AS asked, f.name AS feed_name, r.score, r.report_id, r.link, h.hit_ms
        FROM segments s0 JOIN segments s ON s.process_id = s0.process_id JOIN feed_process_hits h ON h.segment_row = s.id
          JOIN threat_reports r ON r.id = h.report_row JOIN feeds f ON f.id = r.feed_id
@@ -61,16 +69,16 @@ export async function segmentTags(db: SqlExecutor, segmentRows: readonly number[
 /** The watchlist and feed tags of binary documents, by md5 in lower case (binaryTags through the detection sink). */
 export type BinaryTagsSource = (md5s: readonly string[]) => Promise<Map<string, DocumentTags>>;
 
-export async function binaryTags(db: SqlExecutor, md5s: readonly string[]): Promise<Map<string, DocumentTags>> {
+export function binaryTags(read: RowReader, md5s: readonly string[]): Map<string, DocumentTags> {
   const tags = new Map<string, DocumentTags>();
   for (let i = 0; i < md5s.length; i += CHUNK) {
     const chunk: SqlValue[] = md5s.slice(i, i + CHUNK);
     const list = chunk.map(() => '?').join(', ');
-    const watchlists = await db.all<{ md5: string; watchlist_id: number; hit_ms: number }>(
+    const watchlists = read<{ md5: string; watchlist_id: number; hit_ms: number }>(
       `SELECT md5, watchlist_id, hit_ms FROM watchlist_binary_hits WHERE md5 IN (${list}) ORDER BY watchlist_id`, chunk,
     );
     for (const row of watchlists) addWatchlist(tags, row.md5, row.watchlist_id, row.hit_ms);
-    const feeds = await db.all<FeedHitRow<string>>(
+    const feeds = read<FeedHitRow<string>>(
       `SELECT h.md5 AS asked, f.name AS feed_name, r.score, r.report_id, r.link, h.hit_ms
        FROM feed_binary_hits h JOIN threat_reports r ON r.id = h.report_row JOIN feeds f ON f.id = r.feed_id
        WHERE h.md5 IN (${list}) ORDER BY f.name, r.score DESC, r.report_id`,
