@@ -142,6 +142,7 @@ export async function createContainer(config: Config): Promise<Container> {
   const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
     workers: config.searchWorkers,
     timeLimitMs: config.searchTimeLimitMs,
+    untimedHandlers: [DOCUMENT_TAGS_HANDLER.name],
     handlers: {
       [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url,
       [BINARY_SEARCH_HANDLER.name]: BINARY_SEARCH_HANDLER.url,

@@ -82,6 +82,22 @@ describe('SQLite read pool', () => {
     }
   });
 
+  it('holds no job of an untimed handler to the time limit', async () => {
+    let skewMs = 0;
+    const limited = new SqliteReadPool(file, {
+      workers: 1, handlers: { count: HANDLER, untimed: HANDLER }, timeLimitMs: 60_000, untimedHandlers: ['untimed'], now: () => Date.now() + skewMs,
+    });
+    try {
+      const timed = limited.run('count', { more: false });
+      const untimed = limited.run<number>('untimed', { more: false });
+      skewMs = 120_000;
+      await assert.rejects(timed, ReadTimeout);
+      assert.equal(await untimed, await count(false));
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('stops a job at the time limit, and the jobs queued behind it run on a new worker', async () => {
     // The new worker boots from source (tsx) within the queued job's own limit: give it seconds, for loaded machines.
     const limitMs = 3_000;

@@ -23,6 +23,11 @@ export interface ReadPoolOptions {
   snapshots?: Partial<SnapshotLimits>;
   /** How long a job may take, from when it is sent; unlimited when absent. */
   timeLimitMs?: number;
+  /**
+   * Handlers the time limit does not apply to: bounded lookups that complete what a limited job
+   * found (the tags of a page of results), which the limit would otherwise fail at random.
+   */
+  untimedHandlers?: readonly string[];
   /** The clock deadlines are set and checked on (tests move it; the workers read the system's). */
   now?: () => number;
 }
@@ -45,6 +50,7 @@ export class SqliteReadPool {
   private closed = false;
   private readonly init: ReadWorkerInit;
   private readonly timeLimitMs: number | undefined;
+  private readonly untimed: ReadonlySet<string>;
   private readonly now: () => number;
 
   constructor(file: string, options: ReadPoolOptions) {
@@ -55,6 +61,7 @@ export class SqliteReadPool {
     };
     this.init = init;
     this.timeLimitMs = options.timeLimitMs;
+    this.untimed = new Set(options.untimedHandlers);
     this.now = options.now ?? Date.now;
     this.workers = Array.from({ length: Math.max(1, options.workers) }, (_, index) => this.start(index));
     this.busy = this.workers.map(() => 0);
@@ -69,7 +76,7 @@ export class SqliteReadPool {
     const worker = snapshot ? hash(snapshot.key) % this.workers.length : this.leastBusy();
     const id = this.nextId++;
     this.busy[worker]!++;
-    const limit = this.timeLimitMs;
+    const limit = this.untimed.has(handler) ? undefined : this.timeLimitMs;
     const job: ReadJob = { id, handler, request, snapshot, deadline: limit === undefined ? undefined : this.now() + limit };
     return new Promise<T>((resolve, reject) => {
       const timer = limit === undefined ? undefined : setTimeout(() => this.timeOut(id, limit), limit);
@@ -102,7 +109,7 @@ export class SqliteReadPool {
     stuck.terminate().catch(() => undefined);
     for (const [id, pending] of this.pending) {
       if (pending.worker !== index) continue;
-      if (pending.job.deadline! > this.now()) {
+      if (pending.job.deadline === undefined || pending.job.deadline > this.now()) {
         replacement.postMessage(pending.job);
       } else {
         this.settle(id, pending);
