@@ -15,7 +15,8 @@
  */
 import { METADATA_PATH } from '../../query/compile/sqlite-binary.js';
 import { FIELDS } from '../../query/fields.js';
-import { FACETS } from './process-search.plan.js';
+import { bigIntToIpv6, intToIpv4 } from '../../query/values/ip.js';
+import { FACET_LIMIT, FACETS, type FacetCount } from './process-search.plan.js';
 
 /** How a facet value is shown: as stored, a group's name, a day, or an address in its usual notation. */
 export type FacetRender = 'value' | 'group' | 'day' | 'ipv4' | 'ipv6';
@@ -107,4 +108,40 @@ export const PROCESS_FACETS: ReadonlyMap<string, ProcessFacetSpec> = new Map([
 export function tallyOf(name: string): keyof typeof FACETS | undefined {
   if (name === 'username') return 'username_full';
   return name in FACETS ? (name as keyof typeof FACETS) : undefined;
+}
+
+/** A facet's values as read: the value (null: none) and the documents holding it. */
+export type FacetRows = [string | number | null, number][];
+
+/**
+ * The entries a facet shows: time buckets of the recent ones in time order, other values by count
+ * (ties by value), at most FACET_LIMIT, each named as its render says.
+ */
+export function facetEntries(spec: Exclude<ProcessFacetSpec, { level: 'none' }>, rows: FacetRows, nowMs: number,
+  groupNames: () => Map<number, string>): FacetCount[] {
+  let counts = rows.filter(([value, n]) => n > 0 && value !== null);
+  if ('recentBuckets' in spec && spec.recentBuckets !== undefined) {
+    const today = Math.floor(nowMs / DAY);
+    const oldest = today - spec.recentBuckets;
+    counts = counts.filter(([day]) => Number(day) > oldest && Number(day) <= today);
+  }
+  if ('order' in spec && spec.order === 'name') counts.sort((a, b) => Number(a[0]) - Number(b[0]));
+  else counts.sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])));
+  const names = spec.render === 'group' ? groupNames() : undefined;
+  return counts.slice(0, FACET_LIMIT).map(([value, count]) => ({ name: facetName(spec.render, value, names), count }));
+}
+
+function facetName(render: FacetRender, value: string | number | null, groups: Map<number, string> | undefined): string {
+  switch (render) {
+    case 'group':
+      return groups?.get(Number(value)) ?? String(value);
+    case 'day':
+      return new Date(Number(value) * DAY).toISOString().replace('.000Z', 'Z');
+    case 'ipv4':
+      return intToIpv4(parseInt(String(value), 16));
+    case 'ipv6':
+      return bigIntToIpv6(BigInt(`0x${String(value)}`));
+    default:
+      return String(value);
+  }
 }

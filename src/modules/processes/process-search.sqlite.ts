@@ -16,16 +16,15 @@ import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
 import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
 import { COUNTED_TYPES } from '../../ingest/prepare.js';
 import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
-import { bigIntToIpv6, intToIpv4 } from '../../query/values/ip.js';
 import { HIDDEN_RANGES_SQL, toRanges, visibleRows, type RowRange } from '../partitions/hidden-segments.js';
 import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
 import {
   collectMatches, MAX_COLLECTED, MAX_POSTED, pageOfCollected, postedSegments, registerPostedFunction, withPosted, type Collected, type Posted,
 } from './process-search.once.js';
 import { FacetTally } from './process-search.tally.js';
-import { PROCESS_FACETS, tallyOf, type FacetRender, type ProcessFacetSpec } from './process-search.facets.js';
+import { facetEntries, PROCESS_FACETS, tallyOf, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
 import {
-  FACET_LIMIT, FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult, type SortSpec,
+  FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult, type SortSpec,
 } from './process-search.plan.js';
 
 export function setup(connection: Database.Database): void {
@@ -258,16 +257,8 @@ class ProcessSearch {
   private facet(name: string): FacetCount[] {
     const spec = PROCESS_FACETS.get(name);
     if (!spec || spec.level === 'none') return [];
-    let counts = spec.level === 'process' ? this.processFacetCounts(name, spec.expr) : this.segmentFacetCounts(spec);
-    if ('recentBuckets' in spec && spec.recentBuckets !== undefined) {
-      const today = Math.floor(this.request.nowMs / 86_400_000);
-      counts = counts.filter(([day]) => Number(day) > today - spec.recentBuckets! && Number(day) <= today);
-    }
-    counts = counts.filter(([value, n]) => n > 0 && value !== null);
-    if ('order' in spec && spec.order === 'name') counts.sort((a, b) => Number(a[0]) - Number(b[0]));
-    else counts.sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])));
-    const names = spec.render === 'group' ? this.groupNames() : undefined;
-    return counts.slice(0, FACET_LIMIT).map(([value, count]) => ({ name: facetName(spec.render, value, names), count }));
+    const counts = spec.level === 'process' ? this.processFacetCounts(name, spec.expr) : this.segmentFacetCounts(spec);
+    return facetEntries(spec, counts, this.request.nowMs, () => this.groupNames());
   }
 
   /** A facet over a process column: from the tally, the per-host counts, or the matches. */
@@ -311,22 +302,5 @@ class ProcessSearch {
 
   private values(sql: string): number[] {
     return cachedStatement(this.db, sql).raw().get(...this.params) as number[];
-  }
-}
-
-type FacetRows = [string | number | null, number][];
-
-function facetName(render: FacetRender, value: string | number | null, groups: Map<number, string> | undefined): string {
-  switch (render) {
-    case 'group':
-      return groups?.get(Number(value)) ?? String(value);
-    case 'day':
-      return new Date(Number(value) * 86_400_000).toISOString().replace('.000Z', 'Z');
-    case 'ipv4':
-      return intToIpv4(parseInt(String(value), 16));
-    case 'ipv6':
-      return bigIntToIpv6(BigInt(`0x${String(value)}`));
-    default:
-      return String(value);
   }
 }
