@@ -14,6 +14,8 @@ const Path = Type.String({ maxLength: 4096 });
 const Text = Type.String({ maxLength: 32768 });
 const Port = Type.Integer({ minimum: 0, maximum: 65535 });
 const Ip = Type.String({ maxLength: 45, description: 'IPv4 dotted quad or IPv6 text' });
+/** A keyword field of the query language (reference §6): any text, though usually an md5. */
+const Fingerprint = Type.String({ maxLength: 1024, description: 'TLS fingerprint, usually the md5 of the JA3 string' });
 
 function event<T extends string, P extends Record<string, TSchema>>(type: T, fields: P) {
   return Type.Object({
@@ -65,8 +67,8 @@ export const NetconnEvent = event('netconn', {
   domain: Type.Optional(Type.String({ maxLength: 255 })),
   proxy_ip: Type.Optional(Ip),
   proxy_port: Type.Optional(Port),
-  ja3: Type.Optional(Md5),
-  ja3s: Type.Optional(Md5),
+  ja3: Type.Optional(Fingerprint),
+  ja3s: Type.Optional(Fingerprint),
 });
 
 export const ModloadEvent = event('modload', {

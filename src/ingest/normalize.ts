@@ -5,6 +5,7 @@
  * names as the sensor sent them. Events are freshly parsed and owned by the pipeline, so they
  * are changed in place: at ingest rates, copying each one costs more than the rest of this stage.
  */
+import { normalizeKeyword } from '../query/values/keyword.js';
 import type { SensorEvent } from './event.schemas.js';
 
 const CONTROL_SET = /\\controlset00\d\\/;
@@ -31,8 +32,9 @@ export function normalizeEvent(event: SensorEvent): SensorEvent {
       break;
     case 'netconn':
       event.domain = event.domain?.toLowerCase().replace(/\.$/, '');
-      event.ja3 = lower(event.ja3);
-      event.ja3s = lower(event.ja3s);
+      // Stored as the query side compares keywords (a fingerprint is any text, not only hex).
+      event.ja3 = event.ja3 === undefined ? undefined : normalizeKeyword(event.ja3);
+      event.ja3s = event.ja3s === undefined ? undefined : normalizeKeyword(event.ja3s);
       break;
     case 'modload':
       event.path = event.path.toLowerCase();

@@ -14,6 +14,11 @@ export const ANALYZED: readonly (readonly [string, string, ('process' | 'binary'
   ['md5:5A18F00AB9330AC7539675F3F326CF11', 'md5 exact 5a18f00ab9330ac7539675f3f326cf11'],
   ['process_md5:5a18*', 'process_md5 prefix 5a18'],
   ['ja3:E7D705A3286E19EA42F587B344EE6865', 'ja3 exact e7d705a3286e19ea42f587b344ee6865'],
+  // ja3 / ja3s are keywords (§6): any value, not only 32 hexadecimal digits
+  ['ja3:771,4865-4866-4867,0-23-65281', 'ja3 exact 771,4865-4866-4867,0-23-65281'],
+  ['ja3s:not-a-hash', 'ja3s exact not-a-hash'],
+  ['ja3:E7D7', 'ja3 exact e7d7'],
+  ['ja3s:771,49199*', 'ja3s prefix 771,49199'],
   // Paths: trailing sub-paths, either slash, no leading separator (§5.4)
   ['path:c:\\windows\\system32\\boot\\winload.exe', 'path subpath c:\\windows\\system32\\boot\\winload.exe'],
   ['path:\\boot\\winload.exe', 'path subpath boot\\winload.exe'],

@@ -103,8 +103,9 @@ export const FIELDS: readonly FieldDef[] = [
   field('ipaddr', 'ipaddr', 'event', false, ''),
   field('ipv6addr', 'ipv6addr', 'event', false, ''),
   field('ipport', 'integer', 'event', false, ''),
-  field('ja3', 'md5', 'event', false, ''),
-  field('ja3s', 'md5', 'event', false, ''),
+  // Keyword, as the reference types them (§6): any value, though sensors send md5 fingerprints.
+  field('ja3', 'keyword', 'event', false, ''),
+  field('ja3s', 'keyword', 'event', false, ''),
   field('childproc_name', 'keyword', 'event', false, 'P'),
   field('childproc_md5', 'md5', 'event', false, 'P'),
   field('childproc_sha256', 'sha256', 'event', false, 'P'),

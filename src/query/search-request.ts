@@ -53,14 +53,20 @@ export function booleanParam(params: SearchParams, key: string): boolean {
   throw new InvalidRequestError(`${key} must be true or false`);
 }
 
-/** Facet fields requested: `facet.field` values when facet=true; every default one when none is named. */
+/**
+ * Facet fields requested: `facet.field` values when facet=true; every default one when none is
+ * named. `allowed` holds every field of the index (the server faceted on any), too many to list
+ * in the error, which names the defaults as examples.
+ */
 export function facetParams<F extends string>(params: SearchParams, allowed: readonly F[], defaults: readonly F[]): F[] {
   if (!booleanParam(params, 'facet')) return [];
   const raw = params['facet.field'];
   const named = (Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw]).map((v) => String(v).trim()).filter(Boolean);
   if (named.length === 0) return [...defaults];
   const unknown = named.filter((field) => !allowed.includes(field as F));
-  if (unknown.length > 0) throw new InvalidRequestError(`Unknown facet field ${unknown.join(', ')}; facets: ${allowed.join(', ')}`);
+  if (unknown.length > 0) {
+    throw new InvalidRequestError(`Unknown facet field ${unknown.join(', ')}; facets are this search's field names, such as ${defaults.join(', ')}`);
+  }
   return [...new Set(named as F[])];
 }
 

@@ -3,6 +3,8 @@
  * read worker that runs it: sort keys and facets as SQL over `b` (binaries).
  */
 import type { SqlParam } from '../../query/compile/fragment.js';
+import { METADATA_PATH } from '../../query/compile/sqlite-binary.js';
+import { FIELDS } from '../../query/fields.js';
 
 export interface BinarySearchRequest {
   /** The compiled query (src/query/compile/sqlite.ts compileBinaryCondition) over `b`. */
@@ -12,14 +14,15 @@ export interface BinarySearchRequest {
   sort: { key: BinarySortKey; descending: boolean };
   start: number;
   rows: number;
-  facets: BinaryFacetField[];
+  /** Facet names: BINARY_FACETS' or the catalogue's (binaryFacet). */
+  facets: string[];
   nowMs: number;
 }
 
 export interface BinarySearchResult {
   total: number;
   rows: BinaryRow[];
-  facets: Partial<Record<BinaryFacetField, { name: string; count: number }[]>>;
+  facets: Record<string, { name: string; count: number }[]>;
 }
 
 /** A binary with the observations the caller may see. */
@@ -61,8 +64,13 @@ export const BINARY_SORTS = {
 export type BinarySortKey = keyof typeof BINARY_SORTS;
 
 export interface BinaryFacetSpec {
-  /** SQL over `b`, or `observed` for the filenames of the binary's (visible) observations. */
+  /**
+   * SQL over `b`; with `observed`, over one of the binary's visible observations `o`, its sensor
+   * `se` and the sensor's group `g`, counting binaries per value. `${SEEN_BY}` stands for the
+   * visibility condition on an observation `o` joined to its sensor `se`.
+   */
   expr: string;
+  observed?: boolean;
   order: 'count' | 'name';
   /** Time facets: bucket size and how many recent buckets (reference core §5: 30 days, 48 months). */
   buckets?: { unit: 'day' | 'month'; recent: number };
@@ -87,10 +95,45 @@ export const BINARY_FACETS = {
   company_name_facet: { expr: json('$.company_name'), order: 'count' },
   digsig_publisher_facet: { expr: json('$.digsig.publisher'), order: 'count' },
   digsig_result: { expr: `coalesce(${json('$.digsig.result')}, '(Unknown)')`, order: 'count' },
-  observed_filename_facet: { expr: 'observed', order: 'count' },
+  observed_filename_facet: { expr: 'o.observed_filename', observed: true, order: 'count' },
   alliance_score_virustotal: { expr: VIRUSTOTAL_SCORE, order: 'count' },
   digsig_sign_time: { expr: json('$.digsig.sign_time'), order: 'name', buckets: { unit: 'month', recent: 48 } },
   server_added_timestamp: { expr: 'b.first_seen_ms', order: 'name', buckets: { unit: 'day', recent: 30 } },
 } as const satisfies Record<string, BinaryFacetSpec>;
 
 export type BinaryFacetField = keyof typeof BINARY_FACETS;
+
+/** Where a facet expression restricts observations to those the caller may see. */
+export const SEEN_BY = '{seen_by}';
+
+/** Facets on the catalogue's binary fields under their search names (the server faceted on any indexed field). */
+const CATALOGUE_FACETS: Record<string, BinaryFacetSpec> = {
+  hostname: { expr: 'lower(se.computer_name)', observed: true, order: 'count' },
+  group: { expr: 'lower(g.name)', observed: true, order: 'count' },
+  os_type: { expr: 'lower(se.os_type)', observed: true, order: 'count' },
+  observed_filename: { expr: 'o.observed_filename', observed: true, order: 'count' },
+  host_count: {
+    expr: `(SELECT count(DISTINCT o.sensor_id) FROM binary_observations o JOIN sensors se ON se.id = o.sensor_id WHERE o.md5 = b.md5${SEEN_BY})`,
+    order: 'count',
+  },
+  md5: { expr: 'b.md5', order: 'count' },
+  sha256: { expr: "nullif(b.sha256, '')", order: 'count' },
+  orig_mod_len: { expr: 'b.size', order: 'count' },
+  copied_mod_len: { expr: 'b.stored_size', order: 'count' },
+  tampered: { expr: "'false'", order: 'count' },
+};
+
+/** A binary facet by name: a listed one, or a catalogue field's; undefined for no such field. */
+export function binaryFacet(name: string): BinaryFacetSpec | undefined {
+  if (name in BINARY_FACETS) return BINARY_FACETS[name as BinaryFacetField];
+  if (CATALOGUE_FACETS[name]) return CATALOGUE_FACETS[name];
+  const def = FIELDS.find((field) => field.binary && field.name === name);
+  const path = def && METADATA_PATH[name];
+  if (!path) return undefined;
+  // JSON booleans read as 1 and 0 in SQLite; the facet shows them as the query language writes them.
+  return { expr: def.type === 'bool' ? `CASE ${json(path)} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END` : json(path), order: 'count' };
+}
+
+export const BINARY_FACET_NAMES: readonly string[] = [
+  ...new Set([...Object.keys(BINARY_FACETS), ...FIELDS.filter((def) => def.binary && binaryFacet(def.name)).map((def) => def.name)]),
+];

@@ -143,4 +143,28 @@ describe('binary search API', () => {
     assert.deepEqual(md5s(await search({ rows: 100 }, viewer)), [upper(NGINX)]);
     assert.equal((await search({ q: 'hostname:win-acct-01', rows: 100 }, viewer)).total_results, 0);
   });
+  it('facets on the catalogue fields too: where each binary was seen (hostname, group, host_count), counted per binary', async () => {
+    // cmd.exe's binary seen on the Linux server as well (last test: the sightings above stay as they were).
+    const again = await uploadBinary(test, fleet.linux, binaryMetadata(BINARIES.cmd, { observed_filename: '/mnt/c/windows/system32/cmd.exe' }));
+    assert.equal(again.statusCode, 200, again.body);
+    const fields = ['hostname', 'group', 'host_count', 'os_type', 'is_64bit'];
+    const reply = await search({ rows: 0, facet: 'true', 'facet.field': fields });
+    const counts = (field: string) => reply.facets[field]!.map((e) => [e.name, e.value]);
+    assert.equal(reply.total_results, 4);
+    assert.deepEqual(counts('hostname'), [['win-acct-01', 3], ['web-01', 2]]);
+    assert.deepEqual(counts('group'), [['default group', 3], ['servers', 2]]);
+    assert.deepEqual(counts('host_count'), [['1', 3], ['2', 1]]);
+    assert.deepEqual(counts('os_type'), [['windows', 3], ['linux', 2]]);
+    assert.deepEqual(counts('is_64bit'), [['true', 1]]);
+    assert.deepEqual(reply.facets.hostname![0], { name: 'win-acct-01', value: 3, percent: 75, ratio: 75 });
+
+    const team = await test.app.inject({
+      method: 'POST', url: '/api/team', headers: as(test.adminToken),
+      payload: { name: 'binary-facet-watchers', group_access: [{ group_id: fleet.serversGroup, access_category: 'Viewer' }] },
+    });
+    const viewer = await createUser(test, { username: 'binary-facet-viewer', teams: [team.json().id] });
+    const seen = await search({ rows: 0, facet: 'true', 'facet.field': ['hostname', 'host_count'] }, viewer);
+    assert.deepEqual(seen.facets.hostname!.map((e) => [e.name, e.value]), [['web-01', 2]], 'only sightings the viewer may see');
+    assert.deepEqual(seen.facets.host_count!.map((e) => [e.name, e.value]), [['1', 2]], 'hosts counted among those the viewer may see');
+  });
 });

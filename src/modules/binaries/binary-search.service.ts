@@ -12,12 +12,13 @@ import { analyzeParams } from '../../query/params.js';
 import { facetEntry, facetParams, pageParams, pagingKey, queryTerms, sortParam } from '../../query/search-request.js';
 import type { SearchParams } from '../processes/process-search.schemas.js';
 import { binaryDocument } from './binary-search.document.js';
-import { BINARY_FACETS, BINARY_SORTS, type BinaryFacetField, type BinarySearchRequest, type BinarySortKey } from './binary-search.plan.js';
+import { BINARY_FACET_NAMES, BINARY_FACETS, BINARY_SORTS, type BinarySearchRequest, type BinarySortKey } from './binary-search.plan.js';
 import type { BinarySearchReply } from './binary-search.schemas.js';
 import type { BinarySearchStore } from './binary-search.store.js';
 
 const SORT_KEYS = Object.keys(BINARY_SORTS) as BinarySortKey[];
-const FACET_FIELDS = Object.keys(BINARY_FACETS) as BinaryFacetField[];
+/** facet=true without facet.field: the facets Carbon Black's binary search listed. */
+const DEFAULT_FACETS = Object.keys(BINARY_FACETS);
 
 export class BinarySearchService {
   constructor(
@@ -43,7 +44,7 @@ export class BinarySearchService {
       sort: sortParam(params, SORT_KEYS, { key: 'server_added_timestamp', descending: true }),
       start,
       rows,
-      facets: facetParams(params, FACET_FIELDS, FACET_FIELDS),
+      facets: facetParams(params, BINARY_FACET_NAMES, DEFAULT_FACETS),
       nowMs,
     };
     const result = await this.store.search(request, { key: pagingKey('binary', actor.userId, params), fresh: start === 0 });

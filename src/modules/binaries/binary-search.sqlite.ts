@@ -9,7 +9,7 @@ import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
 import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
 import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
 import {
-  BINARY_FACETS, BINARY_SORTS, type BinaryFacetField, type BinaryFacetSpec, type BinaryObservationRow, type BinaryRow,
+  BINARY_SORTS, binaryFacet, SEEN_BY, type BinaryFacetSpec, type BinaryObservationRow, type BinaryRow,
   type BinarySearchRequest, type BinarySearchResult,
 } from './binary-search.plan.js';
 
@@ -45,23 +45,26 @@ export function run(db: Database.Database, request: BinarySearchRequest): ReadRe
   for (const { md5, ...observation } of observations) byMd5.get(md5)?.observations.push(observation);
 
   const facets: BinarySearchResult['facets'] = {};
+  const seenParams = visibleGroups === null ? [] : [groups];
   for (const field of request.facets) {
-    const spec: BinaryFacetSpec = BINARY_FACETS[field];
-    const counts = spec.expr === 'observed'
-      ? cachedStatement(db, 
-        `SELECT o.observed_filename, count(DISTINCT o.md5) FROM binary_observations o JOIN sensors se ON se.id = o.sensor_id
-         WHERE o.md5 IN (SELECT b.md5 FROM binaries b WHERE ${where})${seenBy} GROUP BY 1`,
-      ).raw().all(...params, ...(visibleGroups === null ? [] : [groups])) as [string, number][]
-      : cachedStatement(db, `SELECT ${spec.expr}, count(*) FROM binaries b WHERE ${where} GROUP BY 1`).raw().all(...params) as [unknown, number][];
-    facets[field] = facetCounts(field, counts, request.nowMs);
+    const spec = binaryFacet(field);
+    if (!spec) continue;
+    const expr = spec.expr.replace(SEEN_BY, seenBy);
+    const counts = spec.observed
+      ? cachedStatement(db,
+        `SELECT ${expr}, count(DISTINCT o.md5) FROM binary_observations o JOIN sensors se ON se.id = o.sensor_id
+         LEFT JOIN sensor_groups g ON g.id = se.group_id WHERE o.md5 IN (SELECT b.md5 FROM binaries b WHERE ${where})${seenBy} GROUP BY 1`,
+      ).raw().all(...params, ...seenParams) as [string, number][]
+      : cachedStatement(db, `SELECT ${expr}, count(*) FROM binaries b WHERE ${where} GROUP BY 1`)
+        .raw().all(...(expr === spec.expr ? [] : seenParams), ...params) as [unknown, number][];
+    facets[field] = facetCounts(spec, counts, request.nowMs);
   }
   return { result: { total, rows: md5s.map((md5) => byMd5.get(md5)!), facets }, more: start + rows < total };
 }
 
 const FACET_LIMIT = 200;
 
-function facetCounts(field: BinaryFacetField, counts: [unknown, number][], nowMs: number): { name: string; count: number }[] {
-  const spec: BinaryFacetSpec = BINARY_FACETS[field];
+function facetCounts(spec: BinaryFacetSpec, counts: [unknown, number][], nowMs: number): { name: string; count: number }[] {
   const present = counts.filter(([value]) => value !== null && value !== '');
   if (!spec.buckets) {
     return present.map(([value, count]) => ({ name: String(value), count }))

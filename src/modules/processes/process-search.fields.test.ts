@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { buildFleet, BINARIES, EVENT_VALUES, md5Of, names, searchProcesses } from '../../../test/support/search.js';
+import { registerSensor, uploadEvents } from '../../../test/support/sensors.js';
+import { buildFleet, BINARIES, EVENT_VALUES, md5Of, names, processStart, searchProcesses } from '../../../test/support/search.js';
 import { ipv4ToInt, toSignedInt32 } from '../../query/values/ip.js';
 
 const ALL = ['bash', 'cmd.exe', 'explorer.exe', 'nginx', 'powershell.exe'];
@@ -150,5 +151,31 @@ describe('process search: what each field matches', () => {
     assert.deepEqual(await found({ q: 'hostname:win-acct-01', 'cb.q.process_name': 'cmd.exe' }), ['cmd.exe']);
     assert.deepEqual(await found({ 'cb.q.process_name': ['cmd.exe', 'nginx'] }), ['cmd.exe', 'nginx']);
     assert.deepEqual(await found({ 'cb.fq.username': 'root', 'cb.q.os_type': 'linux' }), ['nginx']);
+  });
+});
+
+describe('process search: ja3 and ja3s are keywords, any value', () => {
+  // A JA3 string itself rather than its md5, with the characters a hash never holds.
+  const ja3 = '771,4865-4866-4867,0-23-65281/"Curl" ÜBER';
+  let test: TestApp;
+  before(async () => {
+    test = await startTestApp();
+    const sensor = await registerSensor(test, { computer_name: 'tls-probe' });
+    const start = Date.parse('2026-11-20T10:00:00Z');
+    const upload = await uploadEvents(test, sensor, 1, [
+      processStart(700, start, { path: '/usr/bin/curl', cmdline: 'curl https://example.org', username: 'root' }),
+      { type: 'netconn', ts: start + 1, pid: 700, process_start: start, direction: 'outbound', proto: 6, remote_ip: '93.184.216.34', remote_port: 443, ja3, ja3s: 'tls13-plain' },
+      processStart(701, start, { path: '/usr/bin/wget', cmdline: 'wget https://example.org', username: 'root' }),
+    ]);
+    assert.equal(upload.statusCode, 200, upload.body);
+  });
+  after(() => test.close());
+
+  it('finds the process by its ja3 as sent, in any case, and by its ja3s', async () => {
+    for (const q of [`ja3:"${ja3.replace(/"/gu, '\\"')}"`, `ja3:"${ja3.toLowerCase().replace(/"/gu, '\\"')}"`, 'ja3:771,4865*', 'ja3s:TLS13-plain']) {
+      const reply = await searchProcesses(test, { q, 'cb.group': 'id', rows: 10 });
+      assert.deepEqual(names(reply.results), ['curl'], q);
+    }
+    assert.equal((await searchProcesses(test, { q: 'ja3:771', rows: 10 })).total_results, 0);
   });
 });

@@ -21,7 +21,8 @@ export interface ProcessSearchRequest {
   rows: number;
   /** cb.group=id: one document per process, its first segment in the sort order. */
   grouped: boolean;
-  facets: FacetField[];
+  /** Facet names (process-search.facets.ts). */
+  facets: string[];
   /** The present, for the `start` facet's last 30 days. */
   nowMs: number;
   /** The one-pass plans' caps (process-search.once.ts) when not the defaults: tests cross them on small data. */
@@ -32,7 +33,7 @@ export interface ProcessSearchResult {
   /** Matching documents: segments, or processes when grouped. */
   total: number;
   rows: ProcessRow[];
-  facets: Partial<Record<FacetField, FacetCount[]>>;
+  facets: Record<string, FacetCount[]>;
 }
 
 export interface FacetCount {

@@ -21,14 +21,15 @@ import type { DocumentTags, SegmentTagsSource } from '../../detect/document-tags
 import { wireTags } from '../../detect/document-tags.wire.js';
 import { processDocument, spanOf } from './process-document.js';
 import { processRecord, segmentRecord } from './process-rows.js';
-import { FACETS, SORTS, type FacetField, type ProcessRow, type ProcessSearchRequest, type SortKey } from './process-search.plan.js';
+import { PROCESS_FACETS } from './process-search.facets.js';
+import { FACETS, SORTS, type ProcessRow, type ProcessSearchRequest, type SortKey } from './process-search.plan.js';
 import type { ProcessSearchDocument, ProcessSearchReply, SearchParams } from './process-search.schemas.js';
 import type { ProcessSearchStore } from './process-search.store.js';
 
 const SORT_KEYS = Object.keys(SORTS) as SortKey[];
-const FACET_FIELDS = Object.keys(FACETS) as FacetField[];
+const FACET_FIELDS = [...PROCESS_FACETS.keys()];
 /** facet=true without facet.field: the facets Carbon Black's process search listed. */
-const DEFAULT_FACETS = FACET_FIELDS.filter((field) => field !== 'os_type');
+const DEFAULT_FACETS = Object.keys(FACETS).filter((field) => field !== 'os_type');
 
 export class ProcessSearchService {
   constructor(

@@ -22,9 +22,9 @@ import {
   collectMatches, MAX_COLLECTED, MAX_POSTED, pageOfCollected, postedSegments, registerPostedFunction, withPosted, type Collected, type Posted,
 } from './process-search.once.js';
 import { FacetTally } from './process-search.tally.js';
+import { facetEntries, PROCESS_FACETS, tallyOf, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
 import {
-  FACET_LIMIT, FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult,
-  type SortSpec,
+  FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult, type SortSpec,
 } from './process-search.plan.js';
 
 export function setup(connection: Database.Database): void {
@@ -254,32 +254,42 @@ class ProcessSearch {
     return ids.map((id) => byRow.get(id)!);
   }
 
-  private facet(field: FacetField): FacetCount[] {
+  private facet(name: string): FacetCount[] {
+    const spec = PROCESS_FACETS.get(name);
+    if (!spec || spec.level === 'none') return [];
+    const counts = spec.level === 'process' ? this.processFacetCounts(name, spec.expr) : this.segmentFacetCounts(spec);
+    return facetEntries(spec, counts, this.request.nowMs, () => this.groupNames());
+  }
+
+  /** A facet over a process column: from the tally, the per-host counts, or the matches. */
+  private processFacetCounts(name: string, expr: string): FacetRows {
     const { condition, grouped, visibleGroups } = this.request;
-    const spec: { expr: string; order: string; recentBuckets?: number } = FACETS[field];
-    let counts: [string | number, number][];
-    const tallied = condition.sql === '1' && !grouped && !HOST_FACETS.has(field) ? tally.read(this.db, field, visibleGroups) : undefined;
-    if (tallied) {
-      counts = [...tallied];
-    } else if (this.hostScoped && !grouped && HOST_FACETS.has(field)) {
-      counts = cachedStatement(this.db, `SELECT ${spec.expr} AS name, sum(segments) AS n FROM host_segment_counts p WHERE ${this.where} GROUP BY 1`)
-        .raw().all(...this.params) as [string | number, number][];
-    } else {
-      const [from, n, visible] = condition.readsSegments
-        ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)', this.visible]
-        : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)', ''];
-      counts = cachedStatement(this.db, `SELECT ${spec.expr} AS name, ${n} AS n FROM ${from} WHERE ${this.where}${visible} GROUP BY 1`)
-        .raw().all(...this.params) as [string | number, number][];
+    const tallied = tallyOf(name);
+    const host = tallied !== undefined && HOST_FACETS.has(tallied);
+    const fromTally = condition.sql === '1' && !grouped && tallied && !host ? tally.read(this.db, tallied, visibleGroups) : undefined;
+    if (fromTally) return [...fromTally];
+    if (this.hostScoped && !grouped && host) {
+      return cachedStatement(this.db, `SELECT ${expr} AS name, sum(segments) AS n FROM host_segment_counts p WHERE ${this.where} GROUP BY 1`)
+        .raw().all(...this.params) as FacetRows;
     }
-    if (spec.recentBuckets !== undefined) {
-      const today = Math.floor(this.request.nowMs / 86_400_000);
-      counts = counts.filter(([day]) => Number(day) > today - spec.recentBuckets! && Number(day) <= today);
+    const [from, n, visible] = condition.readsSegments
+      ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)', this.visible]
+      : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)', ''];
+    return cachedStatement(this.db, `SELECT ${expr} AS name, ${n} AS n FROM ${from} WHERE ${this.where}${visible} GROUP BY 1`)
+      .raw().all(...this.params) as FacetRows;
+  }
+
+  /** A facet over a segment column or an event term field: read from the matching segments. */
+  private segmentFacetCounts(spec: Extract<ProcessFacetSpec, { level: 'segment' | 'event' }>): FacetRows {
+    const { from, where } = this.segmentsFrom();
+    const n = this.request.grouped ? 'count(DISTINCT s.process_id)' : spec.level === 'event' ? 'count(DISTINCT s.id)' : 'count(*)';
+    if (spec.level === 'segment') {
+      return cachedStatement(this.db, `SELECT ${spec.expr} AS name, ${n} AS n FROM ${from} WHERE ${where} GROUP BY 1`).raw().all(...this.params) as FacetRows;
     }
-    counts = counts.filter(([, n]) => n > 0);
-    if (spec.order === 'name') counts.sort((a, b) => Number(a[0]) - Number(b[0]));
-    else counts.sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])));
-    const names = field === 'group' ? this.groupNames() : undefined;
-    return counts.slice(0, FACET_LIMIT).map(([name, count]) => ({ name: facetName(field, name, names), count }));
+    return cachedStatement(this.db,
+      `SELECT ${spec.value} AS name, ${n} AS n FROM ${from} JOIN event_postings e ON e.segment_row = s.id JOIN event_terms t ON t.id = e.term_id
+       WHERE ${where} AND t.field = ? GROUP BY 1`,
+    ).raw().all(...this.params, spec.field) as FacetRows;
   }
 
   private groupNames(): Map<number, string> {
@@ -293,10 +303,4 @@ class ProcessSearch {
   private values(sql: string): number[] {
     return cachedStatement(this.db, sql).raw().get(...this.params) as number[];
   }
-}
-
-function facetName(field: FacetField, value: string | number, groups: Map<number, string> | undefined): string {
-  if (groups) return groups.get(Number(value)) ?? String(value);
-  if (field === 'start') return new Date(Number(value) * 86_400_000).toISOString().replace('.000Z', 'Z');
-  return String(value);
 }

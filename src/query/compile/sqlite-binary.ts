@@ -11,7 +11,7 @@ import { Compiler, keywordFunction, loweredColumn, rangeColumn } from './sqlite-
 import { binaryTagCondition } from './sqlite-tags.js';
 
 /** Metadata JSON paths of the fields a sensor reports about a file (sensor-protocol.schemas.ts). */
-const METADATA_PATH: Record<string, string> = {
+export const METADATA_PATH: Readonly<Record<string, string>> = {
   comments: '$.comments', company_name: '$.company_name', file_desc: '$.file_desc', file_version: '$.file_version',
   internal_name: '$.internal_name', legal_copyright: '$.legal_copyright', legal_trademark: '$.legal_trademark',
   original_filename: '$.original_filename', private_build: '$.private_build', special_build: '$.special_build',

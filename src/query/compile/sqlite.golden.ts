@@ -40,6 +40,10 @@ export const COMPILED: readonly (readonly [string, string, ('process' | 'binary'
   ['ipaddr:[-1 TO 1]', "(s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'ipaddr' AND value BETWEEN 'ffffffff' AND 'ffffffff')) OR s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'ipaddr' AND value BETWEEN '00000000' AND '00000001')))"],
   ['ipv6addr:fe80::/10', "s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'ipv6addr' AND value BETWEEN 'fe800000000000000000000000000000' AND 'febfffffffffffffffffffffffffffff'))"],
   ['ipport:443', "s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'ipport' AND value = '443'))"],
+  // ja3 / ja3s are keywords: any value, bound as a parameter like every other
+  ['ja3:771,4865-4866-4867,0-23-65281', "s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'ja3' AND value = '771,4865-4866-4867,0-23-65281'))"],
+  ["ja3s:\"x' OR 1=1 --\"", "s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'ja3s' AND value = 'x'' or 1=1 --'))"],
+  ['ja3:E7D7*', "s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'ja3' AND value GLOB 'e7d7*'))"],
   ['ipport:[1 TO 1024]', "s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'ipport' AND CAST(value AS INTEGER) BETWEEN 1 AND 1024))"],
   ['childproc_name:whoami.exe', "s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'childproc_name' AND value = 'whoami.exe'))"],
   ['crossproc_type:process_open', "s.id IN (SELECT segment_row FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE field = 'crossproc_type' AND value = 'processopen'))"],

@@ -63,7 +63,7 @@ describe('SQLite compilation golden cases', () => {
 
 describe('user values reach SQL only as parameters', () => {
   const word = fc.string({ minLength: 3, maxLength: 12 }).filter((v) => !/["\\\s*?]/u.test(v));
-  for (const field of ['process_name', 'username', 'hostname', 'cmdline', 'filemod', 'domain', 'childproc_name', 'company_name']) {
+  for (const field of ['process_name', 'username', 'hostname', 'cmdline', 'filemod', 'domain', 'childproc_name', 'ja3', 'ja3s', 'company_name']) {
     it(`${field}: no value appears in the SQL text`, () => {
       const index = field === 'company_name' ? 'binary' : 'process';
       const reference = compile(`${field}:"abc"`, index).sql.toLowerCase();
