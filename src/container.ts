@@ -2,11 +2,13 @@
  * Composition root: opens the store, builds every store and service once, and knows how to shut
  * them down in order. Nothing below this file chooses an implementation.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config/schema.js';
 import type { SqlDatabase } from './db/database.js';
 import { SqliteReadPool } from './db/dialects/sqlite-read-pool.js';
 import { openDatabase, SQLITE_FILE } from './db/open.js';
+import { tlsFiles } from './http/tls.js';
 import { DetectionService } from './detect/detection-sink.js';
 import { SqlDetectionStore } from './detect/detection.store.js';
 import { DETECTION_MATCH_HANDLER, startDetection } from './detect/detection-runtime.js';
@@ -38,9 +40,14 @@ import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
 import { FeedsService } from './modules/feeds/feeds.service.js';
 import { SqlFeedsStore } from './modules/feeds/feeds.store.js';
+import { DataSharingService } from './modules/datasharing/datasharing.service.js';
+import { SqlDataSharingStore } from './modules/datasharing/datasharing.store.js';
 import { GroupsService } from './modules/groups/groups.service.js';
 import { SqlGroupsStore } from './modules/groups/groups.store.js';
 import { InfoService } from './modules/info/info.service.js';
+import { InstallersService } from './modules/installers/installers.service.js';
+import { LicenseService } from './modules/license/license.service.js';
+import { SqlLicenseStore } from './modules/license/license.store.js';
 import { IngressFiltersService } from './modules/ingress-filters/ingress-filters.service.js';
 import { SqlIngressFiltersStore } from './modules/ingress-filters/ingress-filters.store.js';
 import { CommandWaiters } from './modules/live-response/command-waiters.js';
@@ -89,6 +96,9 @@ export interface Services {
   feeds: FeedsService;
   threatReports: ThreatReportsService;
   alerts: AlertsService;
+  dataSharing: DataSharingService;
+  installers: InstallersService;
+  license: LicenseService;
   /** The sink the watchlist and feed matcher reports hits to. */
   detection: DetectionService;
 }
@@ -183,6 +193,14 @@ export async function createContainer(config: Config): Promise<Container> {
     }),
     threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
     alerts: new AlertsService(alertsStore, alertChanges),
+    dataSharing: new DataSharingService(new SqlDataSharingStore(db), groupsStore),
+    installers: new InstallersService(sensors, {
+      publicUrl: config.publicUrl,
+      // Read at each download: `vigil serve` writes the certificate after the container is built,
+      // and an operator may replace it.
+      certificate: () => (config.tls ? readFileSync(tlsFiles(config.dataDir).certFile, 'utf8') : undefined),
+    }),
+    license: new LicenseService(new SqlLicenseStore(db), { count: () => sensorsStore.count({}) }, VIGIL_VERSION),
     detection,
   };
   const detectionRuntime = startDetection(config, {

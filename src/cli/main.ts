@@ -29,14 +29,16 @@ program
   .option('--host <host>', 'address to listen on (default 127.0.0.1)')
   .option('--port <port>', 'port to listen on, 0 for any free one (default 8443)', parsePort)
   .option('--http', 'serve plain HTTP instead of HTTPS (only behind a TLS-terminating proxy)')
+  .option('--public-url <url>', 'the URL sensors reach this server at, for installer packages (default: the URL the download used)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
-  .action(async (options: { dataDir?: string; host?: string; port?: number; http?: boolean; logLevel?: string }) => {
+  .action(async (options: { dataDir?: string; host?: string; port?: number; http?: boolean; publicUrl?: string; logLevel?: string }) => {
     const config = loadConfig(
       {
         dataDir: options.dataDir,
         host: options.host,
         port: options.port,
         tls: options.http ? false : undefined,
+        publicUrl: options.publicUrl,
         logLevel: options.logLevel as never,
       },
       process.env,
@@ -76,17 +78,18 @@ program
       'uploads binaries and streams realistic events until its process budget or the duration is spent. ' +
       'Prints a summary; exits 1 unless every event was acknowledged.',
   )
-  .requiredOption('--server <url>', 'the server, e.g. https://127.0.0.1:8443')
-  .requiredOption('--token <token>', 'API token of an administrator of the group (reads its install code)')
+  .option('--installer <file>', 'a group\'s installer package (GET /api/v1/group/{id}/installer/…): gives the server, its certificate and the install code')
+  .option('--server <url>', 'the server, e.g. https://127.0.0.1:8443 (required without --installer)')
+  .option('--token <token>', 'API token of an administrator of the group, to read its install code (required without --installer)')
   .option('--sensors <n>', 'number of simulated sensors', integerOption('--sensors', 1), 1)
   .option('--processes <m>', 'processes each sensor starts before it stops (default 100 unless --duration)', integerOption('--processes', 1))
   .option('--duration <s>', 'stop after this many seconds', numberOption('--duration'))
   .option('--seed <k>', 'the same seed gives the same hosts, events and binaries (default random, printed)')
   .option('--rate <eps>', 'events per second across all sensors (default unlimited)', numberOption('--rate'))
-  .option('--group <id>', 'sensor group to join', integerOption('--group', 1), 1)
+  .option('--group <id>', 'sensor group to join (default 1; with --installer, the package\'s)', integerOption('--group', 1))
   .option('--batch-size <b>', `most events per upload (1-${MAX_EVENTS_PER_BATCH})`, integerOption('--batch-size', 1, MAX_EVENTS_PER_BATCH), 2000)
   .option('--checkin-interval <s>', 'seconds between check-ins', numberOption('--checkin-interval'), 5)
-  .option('--ca <file>', 'verify the server certificate against this PEM (default: not verified, as it is self-signed)')
+  .option('--ca <file>', 'verify the server certificate against this PEM (default: the --installer package\'s certificate, else not verified, as it is self-signed)')
   .option('--no-gzip', 'send event batches uncompressed')
   .option('--json', 'print the summary as JSON')
   .action(async (options: SimulateCommandOptions) => {

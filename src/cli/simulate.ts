@@ -6,17 +6,19 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SensorRequestError } from '../sensor/client.js';
-import { simulate, type SimulationProgress, type SimulationSummary } from '../sensor/simulator.js';
+import { InstallerPackageError, readInstallerPackage } from '../sensor/installer-package.js';
+import { simulate, type SimulationOptions, type SimulationProgress, type SimulationSummary } from '../sensor/simulator.js';
 
 export interface SimulateCommandOptions {
-  server: string;
-  token: string;
+  installer?: string;
+  server?: string;
+  token?: string;
   sensors: number;
   processes?: number;
   duration?: number;
   seed?: string;
   rate?: number;
-  group: number;
+  group?: number;
   batchSize: number;
   checkinInterval: number;
   ca?: string;
@@ -32,18 +34,16 @@ export async function runSimulate(options: SimulateCommandOptions): Promise<void
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
   try {
+    const enrolment = await enrolmentOf(options);
     const summary = await simulate({
-      server: options.server,
-      token: options.token,
+      ...enrolment,
       sensors: options.sensors,
       processes: options.processes ?? (options.duration === undefined ? DEFAULT_PROCESSES : undefined),
       durationS: options.duration,
       seed: options.seed ?? randomBytes(4).toString('hex'),
       rate: options.rate,
-      groupId: options.group,
       batchSize: options.batchSize,
       checkinIntervalS: options.checkinInterval,
-      ca: options.ca === undefined ? undefined : readFileSync(options.ca, 'utf8'),
       gzip: options.gzip,
       onProgress: progressLine,
       signal: stop.signal,
@@ -52,11 +52,40 @@ export async function runSimulate(options: SimulateCommandOptions): Promise<void
     process.stdout.write(options.json ? JSON.stringify(summary) + '\n' : describeSummary(summary));
     if (!summary.ok) process.exitCode = 1;
   } catch (error) {
-    if (!(error instanceof SensorRequestError)) throw error;
+    if (!(error instanceof SensorRequestError || error instanceof InstallerPackageError || error instanceof UsageError)) throw error;
     process.stderr.write(`vigil: ${error.message}\n`);
     process.exitCode = 1;
   } finally {
     process.off('SIGINT', onSignal);
+  }
+}
+
+class UsageError extends Error {}
+
+/**
+ * Where the sensors enrol and how: from an installer package (its server URL, certificate and
+ * install code; --server and --ca still override the first two), or from --server and --token.
+ */
+async function enrolmentOf(options: SimulateCommandOptions): Promise<Pick<SimulationOptions, 'server' | 'token' | 'installCode' | 'groupId' | 'ca'>> {
+  const ca = options.ca === undefined ? undefined : readFileSync(options.ca, 'utf8');
+  if (options.installer === undefined) {
+    if (options.server === undefined || options.token === undefined) {
+      throw new UsageError('simulate needs --installer FILE, or --server URL and --token TOKEN');
+    }
+    return { server: options.server, token: options.token, groupId: options.group ?? 1, ca };
+  }
+  if (options.token !== undefined || options.group !== undefined) {
+    throw new UsageError('--installer holds the group and its install code: leave out --token and --group');
+  }
+  const { settings, ca: packageCa } = await readInstallerPackage(readPackage(options.installer));
+  return { server: options.server ?? settings.server_url, installCode: settings.install_code, ca: ca ?? packageCa };
+}
+
+function readPackage(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new UsageError(`cannot read --installer ${file}: ${(error as Error).message}`);
   }
 }
 

@@ -16,6 +16,11 @@ export const ConfigSchema = Type.Object(
       default: true,
       description: 'Serve HTTPS with the certificate in the data dir (generated on first start). Plain HTTP only behind a TLS-terminating proxy: cbapi refuses http:// URLs.',
     }),
+    publicUrl: Type.String({
+      default: '',
+      pattern: '^(https?://[^\\s/?#@]+/?)?$',
+      description: 'The URL sensors and clients reach the server at (https://host:port), written into sensor installer packages and new groups\' sensorbackend_server. Empty: the installer takes the URL its download was requested at, groups the address the server listens on.',
+    }),
     logLevel: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
       { default: 'info', description: 'Minimum level written to the log (stdout, one JSON object a line).' },

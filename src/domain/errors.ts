@@ -52,7 +52,11 @@ export class ForbiddenError extends DomainError {
 
 /** Input that passed the schema but breaks a domain rule; the message names the field. */
 export class InvalidRequestError extends DomainError {
-  constructor(message: string) {
+  /**
+   * `body`: answer this JSON instead of the usual `{reason, message}`, where Carbon Black had a
+   * body of its own that clients read (a refused license: `{"result": "failure", …}`).
+   */
+  constructor(message: string, readonly body?: Readonly<Record<string, unknown>>) {
     super('invalid_request', message);
   }
 }

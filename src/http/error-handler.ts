@@ -6,7 +6,7 @@
  * errors as the same JSON, and a 500 that never leaks internals.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, NotFoundError, type ErrorCode } from '../domain/errors.js';
+import { DomainError, InvalidRequestError, NotFoundError, type ErrorCode } from '../domain/errors.js';
 
 const STATUS_OF: Record<ErrorCode, number> = {
   unauthorized: 401,
@@ -60,6 +60,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (error.code === 'not_found') request.log.info({ reason: error.message }, 'not found');
       if (error instanceof NotFoundError && error.plainText) {
         return reply.code(404).type('text/plain; charset=utf-8').send(error.message);
+      }
+      if (error instanceof InvalidRequestError && error.body) {
+        return reply.code(400).type('application/json; charset=utf-8').send(JSON.stringify(error.body));
       }
       return send(reply, STATUS_OF[error.code], error.reason, error.message);
     }

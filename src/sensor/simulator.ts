@@ -15,8 +15,10 @@ import { Endpoint } from './endpoint.js';
 
 export interface SimulationOptions {
   server: string;
-  /** An API token of an administrator of the group, to read its install code. */
-  token: string;
+  /** An API token of an administrator of the group, to read its install code; not needed with installCode. */
+  token?: string | undefined;
+  /** The group's install code, as an installer package holds it; read with `token` when absent. */
+  installCode?: string | undefined;
   sensors: number;
   /** Processes each sensor starts (boot tree included) before it stops. */
   processes?: number | undefined;
@@ -105,7 +107,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   const clients: SensorClient[] = [];
   const checkins: Checkins[] = [];
   try {
-    const installCode = await fetchInstallCode(connection, options.token, options.groupId ?? 1);
+    const installCode = options.installCode ?? await fetchInstallCode(connection, requireToken(options.token), options.groupId ?? 1);
     const binaries = new BinaryCatalog(options.seed);
     const startMs = Date.now();
     const endpoints = Array.from({ length: options.sensors }, (_, index) =>
@@ -248,4 +250,9 @@ function summarize(options: SimulationOptions, totals: Totals, clients: SensorCl
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+function requireToken(token: string | undefined): string {
+  if (token === undefined) throw new Error('simulate needs an install code, or an API token to read one');
+  return token;
 }

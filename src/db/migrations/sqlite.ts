@@ -738,4 +738,28 @@ export const sqliteMigrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 15,
+    name: 'data sharing per sensor group, and the server license record',
+    sql: `
+      -- Whom a group's data may be shared with and what (reference core §7.1, "datasharing"); one
+      -- row per (who, what) pair, gone with its group.
+      CREATE TABLE group_datasharing (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        group_id INTEGER NOT NULL REFERENCES sensor_groups (id) ON DELETE CASCADE,
+        who TEXT NOT NULL,
+        what TEXT NOT NULL,
+        UNIQUE (group_id, who, what)
+      );
+      -- One row: this server's token (named in /api/license and its request block) and the last
+      -- license block an administrator uploaded, kept only for the record (Vigil needs none).
+      CREATE TABLE server_license (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        server_token TEXT NOT NULL,
+        license_block TEXT,
+        uploaded_ms INTEGER
+      );
+      INSERT INTO server_license (id, server_token) VALUES (1, lower(hex(randomblob(16))));
+    `,
+  },
 ];

@@ -9,8 +9,9 @@ import type { GroupSettings } from './groups.schemas.js';
 
 const ONE_GIB = 1024 ** 3;
 
-/** The URL sensors reach this server at, as far as the server itself knows. */
-export function sensorBackendUrl(config: Pick<Config, 'host' | 'port' | 'tls'>): string {
+/** The URL sensors reach this server at, as far as the server itself knows: publicUrl when set. */
+export function sensorBackendUrl(config: Pick<Config, 'host' | 'port' | 'tls' | 'publicUrl'>): string {
+  if (config.publicUrl) return config.publicUrl.replace(/\/+$/, '');
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return `${config.tls ? 'https' : 'http'}://${host}:${config.port}`;
 }

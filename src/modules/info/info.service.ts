@@ -37,8 +37,10 @@ export class InfoService {
       processOrder: '',
       liveResponseAutoAttach: this.features.liveResponse,
       timestampDeltaThreshold: 5,
-      linuxInstallerExists: false,
-      osxInstallerExists: false,
+      // Every group's installer package is built on request for each platform (modules/installers);
+      // Carbon Black had no such key for Windows, whose installer it always shipped.
+      linuxInstallerExists: true,
+      osxInstallerExists: true,
       vdiGloballyEnabled: false,
       cloud_install: false,
       features: { immutable_documents: true, event_exclusions: false, thirdparty_sharing: false, ipv6_support: true },

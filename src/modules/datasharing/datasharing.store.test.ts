@@ -1,0 +1,4 @@
+import { forEachDialect } from '../../../test/support/dialects.js';
+import { dataSharingStoreContract } from './datasharing.store.contract.js';
+
+forEachDialect(dataSharingStoreContract);
