@@ -22,7 +22,7 @@ export const ConfigSchema = Type.Object(
     }),
     logLevel: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
-      { default: 'info', description: 'Minimum level written to the log (stdout, one JSON object a line).' },
+      { default: 'info', description: 'Minimum level written to the log (stdout: one JSON object a line, pretty-printed when stdout is a terminal).' },
     ),
     apiBodyLimitBytes: Type.Integer({
       default: 1024 * 1024,
