@@ -39,9 +39,12 @@ export async function openSecretBox(db: SqlDatabase, keyFile: string): Promise<S
     key = createKeyFile(keyFile);
   }
   const box = new SecretBox(key);
-  // OR IGNORE: a concurrent first start (`vigil token` beside `vigil serve`) may have written it first.
-  await db.run('INSERT OR IGNORE INTO secret_key_check (id, sealed) VALUES (1, ?)', [box.seal(KEY_CHECK, 'key-check')]);
-  const stored = (await db.get<{ sealed: string }>('SELECT sealed FROM secret_key_check WHERE id = 1'))!;
+  let stored = check;
+  if (!stored) {
+    // OR IGNORE: a concurrent first start (`vigil token` beside `vigil serve`) may have written it first.
+    await db.run('INSERT OR IGNORE INTO secret_key_check (id, sealed) VALUES (1, ?)', [box.seal(KEY_CHECK, 'key-check')]);
+    stored = (await db.get<{ sealed: string }>('SELECT sealed FROM secret_key_check WHERE id = 1'))!;
+  }
   try {
     if (box.open(stored.sealed, 'key-check') === KEY_CHECK) return box;
   } catch (error) {
