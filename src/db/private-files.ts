@@ -7,7 +7,7 @@
  * it would affect every file the process writes, not just ours. A mode given at create time can
  * only be narrowed by the umask, never widened, so these are upper bounds that always hold.
  */
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -36,8 +36,9 @@ export interface LoosenedPath {
 
 /**
  * Creates the data dir private, or takes an existing one back to the owner: every directory and
- * file beneath it that others could read, write or enter loses those bits. Symbolic links are
- * left alone (their targets are not ours to change). Answers what was changed, for a warning.
+ * file beneath it that others could read, write or enter loses those bits. Symbolic links inside
+ * are left alone (their targets are not ours to change); the data dir itself may be one. Answers
+ * what was changed, for a warning.
  */
 export function securePrivateDataDir(dataDir: string): LoosenedPath[] {
   makePrivateDir(dataDir);
@@ -52,6 +53,6 @@ export function securePrivateDataDir(dataDir: string): LoosenedPath[] {
     }
     if (stats.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
   };
-  visit(dataDir);
+  visit(realpathSync(dataDir));
   return loosened;
 }
