@@ -165,6 +165,7 @@ export class SqlFeedsStore implements FeedsStore {
    */
   async sealPlaintext(): Promise<number> {
     // Read first: once everything is sealed, a start (or `vigil token`) takes no write lock here.
+    // The transaction reads again, so a concurrent start never seals a value twice.
     if (!(await this.db.get('SELECT 1 AS plain FROM feeds WHERE NOT secrets_sealed LIMIT 1'))) return 0;
     return this.db.transaction(async (tx) => {
       const rows = await tx.all<Pick<FeedRow, 'id' | 'password' | 'ssl_client_key'>>(

@@ -38,11 +38,11 @@ export class SqlInstallCodesStore implements InstallCodesStore {
    * table; a no-op once done. The caller runs it with secure_delete on, so the plain values do not linger in freed pages.
    */
   async sealPlaintext(): Promise<number> {
-    const legacy = await this.db.get<{ name: string }>(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'sensor_install_codes_plaintext'",
-    );
-    if (!legacy) return 0;
+    const legacyTable = "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'sensor_install_codes_plaintext'";
+    if (!(await this.db.get(legacyTable))) return 0;
     return this.db.transaction(async (tx) => {
+      // Asked again inside: another process starting at the same time may have sealed them first.
+      if (!(await tx.get(legacyTable))) return 0;
       const rows = await tx.all<{ group_id: number; code: string }>('SELECT group_id, code FROM sensor_install_codes_plaintext');
       for (const { group_id: groupId, code } of rows) {
         await tx.run('INSERT OR IGNORE INTO sensor_install_codes (group_id, code_lookup, code_sealed) VALUES (?, ?, ?)', [
