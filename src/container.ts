@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import type { Config } from './config/schema.js';
 import type { SqlDatabase } from './db/database.js';
 import { SqliteReadPool } from './db/dialects/sqlite-read-pool.js';
+import type { SqliteDatabase } from './db/dialects/sqlite.js';
 import { openDatabase, SQLITE_FILE } from './db/open.js';
+import { securePrivateDataDir, type LoosenedPath } from './db/private-files.js';
+import { sealPlaintextSecrets } from './db/secrets/seal-plaintext.js';
+import { openSecretBox, secretKeyPath } from './db/secrets/secret-key.js';
 import { tlsFiles } from './http/tls.js';
 import { DetectionService } from './detect/detection-sink.js';
 import { SqlDetectionStore } from './detect/detection.store.js';
@@ -35,6 +39,7 @@ import { SqlProcessDetailStore } from './modules/processes/process-detail.store.
 import { PooledEventListStore, PROCESS_EVENTS_HANDLER } from './modules/processes/process-events.store.js';
 import { PooledProcessSearchStore, PROCESS_SEARCH_HANDLER } from './modules/processes/process-search.store.js';
 import { ProcessSearchService } from './modules/processes/process-search.service.js';
+import { SqlInstallCodesStore } from './modules/sensors/install-codes.store.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
@@ -110,12 +115,19 @@ export interface Container {
   storage: StorageMaintenance;
   /** Runs watchlists and feed IOCs against data as it arrives and on schedule. */
   detectionMatcher: DetectionMatcher;
+  /** What in the data dir others could reach before this start took it back (for a warning). */
+  loosenedPaths: LoosenedPath[];
   /** Commits what is pending and releases the store. */
   close(): Promise<void>;
 }
 
 export async function createContainer(config: Config): Promise<Container> {
+  const loosenedPaths = securePrivateDataDir(config.dataDir);
   const db = await openDatabase(config);
+  const { installCodes, feedsStore } = await secretStores(db, config).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
   // The event writer's checkpointer thread copies the WAL back (ADR 0005). At SQLite's default,
   // this connection would run a checkpoint itself after each of its commits once the WAL passed
   // 1,000 pages, which under ingest it always has: every sensor check-in then copied and synced
@@ -125,7 +137,7 @@ export async function createContainer(config: Config): Promise<Container> {
   const groupsStore = new SqlGroupsStore(db);
   const groups = new GroupsService(groupsStore, config);
   const sensorsStore = new SqlSensorsStore(db);
-  const sensors = new SensorsService(sensorsStore, groupsStore, { checkinIntervalSeconds: config.checkinIntervalSeconds });
+  const sensors = new SensorsService(sensorsStore, installCodes, groupsStore, { checkinIntervalSeconds: config.checkinIntervalSeconds });
   const bansStore = new SqlBansStore(db);
   const bans = new BansService(bansStore);
   const banLists = new BanListDelivery(bansStore, sensorsStore, groups);
@@ -188,7 +200,7 @@ export async function createContainer(config: Config): Promise<Container> {
     binarySearch: new BinarySearchService(new PooledBinarySearchStore(searchPool), (md5s) => detection.binaryTags(md5s)),
     ingest,
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
-    feeds: new FeedsService(new SqlFeedsStore(db), detectionActions, {
+    feeds: new FeedsService(feedsStore, detectionActions, {
       maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,
     }),
     threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
@@ -211,6 +223,7 @@ export async function createContainer(config: Config): Promise<Container> {
     services,
     storage,
     detectionMatcher: detectionRuntime.matcher,
+    loosenedPaths,
     async close() {
       await storage.stop();
       await ingest.flush();
@@ -221,6 +234,15 @@ export async function createContainer(config: Config): Promise<Container> {
       await db.close();
     },
   };
+}
+
+/** The stores that seal what they keep, under the key file that must match the database; older plain values sealed first. */
+async function secretStores(db: SqliteDatabase, config: Config) {
+  const secrets = await openSecretBox(db, secretKeyPath(config.dataDir, config.secretKeyFile));
+  const installCodes = new SqlInstallCodesStore(db, secrets);
+  const feedsStore = new SqlFeedsStore(db, secrets);
+  await sealPlaintextSecrets(db, [installCodes, feedsStore]);
+  return { installCodes, feedsStore };
 }
 
 /** Live response: the analyst's service, its part in check-ins, and the sensor's file transfers, over one store. */

@@ -4,10 +4,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { warnLoosenedDataDir } from './cli/data-dir-warning.js';
+import { announceFirstStart } from './cli/first-start.js';
+import { logOptions } from './cli/log-options.js';
 import type { Config } from './config/schema.js';
 import { createContainer, type Container } from './container.js';
 import { loadOrCreateCertificate, tlsFiles } from './http/tls.js';
-import { BOOTSTRAP_ADMIN } from './modules/users/users.service.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -17,6 +19,7 @@ export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
+/** `out` receives what is meant for the person who started the server (the first admin token when it is a terminal). */
 export async function serve(config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
   const container = await createContainer(config);
   try {
@@ -24,16 +27,12 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
     const tls = config.tls ? await loadOrCreateCertificate(config.dataDir, config.host) : undefined;
     // A request line per sensor upload would drown the log; requests are logged at debug and below.
     const logRequests = config.logLevel === 'debug' || config.logLevel === 'trace';
-    const app = await buildApp(container, { tls, logger: { level: config.logLevel }, logRequests });
+    const app = await buildApp(container, { tls, logger: logOptions(config.logLevel, process.stdout.isTTY === true), logRequests });
+    warnLoosenedDataDir(app.log, config.dataDir, container.loosenedPaths);
     const address = await app.listen({ host: config.host, port: config.port });
     if (tls?.created) app.log.info({ certificate: tlsFiles(config.dataDir).certFile }, 'generated a self-signed TLS certificate');
-    if (adminToken) {
-      out.write(
-        `\nCreated the global administrator "${BOOTSTRAP_ADMIN}". Its API token, shown this once ` +
-          `(\`vigil token ${BOOTSTRAP_ADMIN}\` prints it again):\n\n    ${adminToken}\n\n`,
-      );
-    }
     app.log.info({ url: address, dataDir: config.dataDir }, `Vigil is listening on ${address}`);
+    if (adminToken) announceFirstStart({ adminToken, url: address, dataDir: config.dataDir }, out, app.log);
     container.storage.start(config.storageCheckSeconds * 1000, app.log);
     let stopping: Promise<void> | undefined;
     const shutdown = () =>

@@ -1,10 +1,12 @@
 /**
  * The `vigil` command end to end, as a newcomer uses it: the installed bin (compiled dist), a real
- * HTTPS server on a temp data dir, tokens read from the shell, and a clean stop on SIGTERM.
+ * HTTPS server on a temp data dir, tokens read from the shell, and a clean stop on SIGTERM. Under a
+ * service manager (stdout a pipe) the log is JSON and the first admin token goes to a file; on a
+ * terminal (a pseudo-terminal from script(1)) the log is pretty and the token is shown.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -45,6 +47,14 @@ function startServer(args: string[]): Promise<Server> {
   });
 }
 
+async function until(done: () => boolean, describe: () => string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out:\n${describe()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function getJson(url: string, token: string, ca: string): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(url, { headers: { 'X-Auth-Token': token }, ca }, (res) => {
@@ -81,11 +91,18 @@ describe('vigil command', () => {
     assert.match(vigil(['user', 'add', '--help']).stdout, /--global-admin[\s\S]*--password-stdin/);
   });
 
-  it('serves HTTPS with its own certificate, prints the admin token once, and stops cleanly', async () => {
+  it('serves HTTPS with its own certificate, writes the admin token once, and stops cleanly', async () => {
     const first = await startServer(['--data-dir', dataDir]);
-    const banner = /^ {4}([0-9a-f]{40})$/m.exec(first.output());
-    assert.ok(banner, `the admin token is printed on first start:\n${first.output()}`);
-    const adminToken = banner[1]!;
+    const tokenFile = join(dataDir, 'admin-token.txt');
+    const adminToken = readFileSync(tokenFile, 'utf8').trim();
+    assert.match(adminToken, /^[0-9a-f]{40}$/);
+    assert.equal((statSync(tokenFile).mode & 0o777).toString(8), '600');
+    assert.ok(!first.output().includes(adminToken), 'the token stays out of the service log');
+    assert.ok(first.output().includes(`API token was written to ${tokenFile}`), first.output());
+    const logLines = first.output().trim().split('\n').map((line) => JSON.parse(line) as { next?: string });
+    const next = logLines.find((line) => line.next)?.next;
+    assert.equal(next, `vigil simulate --server ${first.url} --token "$(cat '${tokenFile}')" --sensors 5 --processes 100`);
+    rmSync(tokenFile);
     assert.match(first.url, /^https:\/\/127\.0\.0\.1:\d+$/);
 
     const fromShell = vigil(['token', 'admin', '--data-dir', dataDir]);
@@ -116,9 +133,17 @@ describe('vigil command', () => {
     assert.equal(await first.exited, 0, first.output());
     assert.match(first.output(), /shutting down/);
 
+    chmodSync(dataDir, 0o755);
+    chmodSync(join(dataDir, 'vigil.db'), 0o644);
     const second = await startServer(['--data-dir', dataDir]);
     try {
-      assert.doesNotMatch(second.output(), /^ {4}[0-9a-f]{40}$/m, 'the token is printed on first start only');
+      const warning = second.output().trim().split('\n').map((line) => JSON.parse(line) as { level: number; paths?: string[] })
+        .find((line) => line.paths);
+      assert.equal(warning?.level, 40, 'a warning');
+      assert.deepEqual(warning?.paths, [`${dataDir} (was 0755)`, `${join(dataDir, 'vigil.db')} (was 0644)`]);
+      assert.equal((statSync(dataDir).mode & 0o777).toString(8), '700');
+      assert.equal((statSync(join(dataDir, 'vigil.db')).mode & 0o777).toString(8), '600');
+      assert.ok(!existsSync(join(dataDir, 'admin-token.txt')), 'the token is written on first start only');
       const teams = await getJson(`${second.url}/api/teams`, adminToken, ca);
       assert.equal(teams.status, 200, 'the admin token survives a restart');
       assert.ok((teams.body as { name: string }[]).some((t) => t.name === 'written before SIGTERM'));
@@ -127,6 +152,37 @@ describe('vigil command', () => {
     } finally {
       second.child.kill('SIGINT');
       assert.equal(await second.exited, 0);
+    }
+  });
+
+  it('on a terminal: pretty logs, the admin token shown, and next steps that work', async () => {
+    const ttyDir = tempDir('vigil-cli-tty-');
+    // script(1) gives the server a pseudo-terminal; Ctrl-C on it stops the server as a person would.
+    const child = spawn('script', ['-qfec', `"${process.execPath}" "${BIN}" serve --port 0 --data-dir "${ttyDir}"`, '/dev/null']);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await until(() => output.includes('/api/v1/sensor'), () => output);
+      const token = /^ {4}([0-9a-f]{40})\r?$/m.exec(output)?.[1];
+      assert.ok(token, output);
+      assert.match(output, /INFO.*Vigil is listening on https:\/\/127\.0\.0\.1:\d+/);
+      assert.doesNotMatch(output, /\{"level":/, 'no JSON lines on a terminal');
+      const simulateLine = /^ {4}(vigil simulate --server https:\/\/127\.0\.0\.1:\d+ --token "[0-9a-f]{40}" --sensors 5 --processes 100)\r?$/m.exec(output);
+      assert.ok(simulateLine, output);
+      // The next step as printed, with the installed command in place of `vigil`.
+      const run = spawnSync('bash', ['-c', simulateLine[1]!.replace(/^vigil/, `"${process.execPath}" "${BIN}"`) + ' --json'], {
+        encoding: 'utf8', timeout: 120_000,
+      });
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal((JSON.parse(run.stdout) as { sensors: number }).sensors, 5);
+      assert.ok(!existsSync(join(ttyDir, 'admin-token.txt')));
+      child.stdin.write('\x03');
+      assert.equal(await exited, 0, output);
+      assert.match(output, /shutting down/);
+    } finally {
+      child.kill();
+      rmSync(ttyDir, { recursive: true, force: true });
     }
   });
 

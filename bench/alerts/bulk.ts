@@ -11,6 +11,7 @@
  * thread's event loop meanwhile (the changes run on the alert changes thread, as in the server),
  * and the database size.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config/load.js';
 import { openDatabase, SQLITE_FILE } from '../../src/db/open.js';
+import { SecretBox } from '../../src/db/secrets/secret-box.js';
 import { ThreadedAlertChanges } from '../../src/modules/alerts/alert-changes.threaded.js';
 import { insertAlert } from '../../src/modules/alerts/alert-rows.js';
 import { SqlAlertsStore, type AlertChanges, type AlertSelection } from '../../src/modules/alerts/alerts.store.js';
@@ -45,7 +47,8 @@ if (!reused) {
     iocs: { md5: [i.toString(16).padStart(32, '0')] },
   }));
   const feedinfo = { name: 'bench', display_name: 'Bench', provider_url: '', summary: '', tech_data: '' };
-  await new SqlFeedsStore(db).create(
+  // The feed has no secrets to seal: any key will do.
+  await new SqlFeedsStore(db, new SecretBox(randomBytes(32))).create(
     { feedUrl: 'file:///bench.json', enabled: true, useProxy: null, validateServerCert: null, username: null, password: null,
       sslClientCrt: null, sslClientKey: null, localRating: null, order: null },
     parseFeed(JSON.stringify({ feedinfo, reports }), Date.now()), Date.now(),

@@ -18,23 +18,28 @@ const program = new Command('vigil')
 
 const dataDirOption = () =>
   new Option('--data-dir <dir>', 'data directory: database, TLS certificate, token key (default ./vigil-data)');
+const secretKeyOption = () =>
+  new Option('--secret-key-file <file>', 'key sealing install codes and feed credentials in the database (default <data-dir>/secrets.key)');
 
 program
   .command('serve')
   .description(
-    'Run the server on the embedded store. On first start it creates the data dir, a self-signed ' +
-      'certificate and the global admin "admin", and prints that user\'s API token once.',
+    'Run the server on the embedded store. On first start it creates the data dir (private to this user), ' +
+      'a self-signed certificate, the secret key and the global admin "admin", and shows that user\'s API token ' +
+      'once: on the terminal, or (when stdout is not one) in <data-dir>/admin-token.txt.',
   )
   .addOption(dataDirOption())
+  .addOption(secretKeyOption())
   .option('--host <host>', 'address to listen on (default 127.0.0.1)')
   .option('--port <port>', 'port to listen on, 0 for any free one (default 8443)', parsePort)
   .option('--http', 'serve plain HTTP instead of HTTPS (only behind a TLS-terminating proxy)')
   .option('--public-url <url>', 'the URL sensors reach this server at, for installer packages (default: the URL the download used)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
-  .action(async (options: { dataDir?: string; host?: string; port?: number; http?: boolean; publicUrl?: string; logLevel?: string }) => {
+  .action(async (options: { dataDir?: string; secretKeyFile?: string; host?: string; port?: number; http?: boolean; publicUrl?: string; logLevel?: string }) => {
     const config = loadConfig(
       {
         dataDir: options.dataDir,
+        secretKeyFile: options.secretKeyFile,
         host: options.host,
         port: options.port,
         tls: options.http ? false : undefined,
@@ -51,8 +56,9 @@ program
   .description('Print a user\'s API token (for scripts: X-Auth-Token), creating one if the user has none valid.')
   .argument('<username>')
   .addOption(dataDirOption())
-  .action(async (username: string, options: { dataDir?: string }) => {
-    await printToken(loadConfig({ dataDir: options.dataDir }, process.env), username);
+  .addOption(secretKeyOption())
+  .action(async (username: string, options: { dataDir?: string; secretKeyFile?: string }) => {
+    await printToken(loadConfig({ dataDir: options.dataDir, secretKeyFile: options.secretKeyFile }, process.env), username);
   });
 
 const user = program.command('user').description('Manage users from the shell of the server\'s host.');
@@ -63,8 +69,9 @@ user
   .option('--global-admin', 'make the user a global administrator')
   .option('--password-stdin', 'read the user\'s password from standard input (for console login)')
   .addOption(dataDirOption())
-  .action(async (username: string, options: { globalAdmin?: boolean; passwordStdin?: boolean; dataDir?: string }) => {
-    await addUser(loadConfig({ dataDir: options.dataDir }, process.env), {
+  .addOption(secretKeyOption())
+  .action(async (username: string, options: { globalAdmin?: boolean; passwordStdin?: boolean; dataDir?: string; secretKeyFile?: string }) => {
+    await addUser(loadConfig({ dataDir: options.dataDir, secretKeyFile: options.secretKeyFile }, process.env), {
       username,
       globalAdmin: options.globalAdmin ?? false,
       readPassword: options.passwordStdin ?? false,

@@ -10,6 +10,10 @@ export const ConfigSchema = Type.Object(
       default: './vigil-data',
       description: 'Directory holding the embedded database, the TLS certificate and the token key.',
     }),
+    secretKeyFile: Type.Optional(Type.String({
+      minLength: 1,
+      description: 'File holding the key that seals install codes and feed credentials in the database (default: secrets.key in the data dir; created on first start). Keep it apart from the database\'s backups.',
+    })),
     host: Type.String({ default: '127.0.0.1', description: 'Address the HTTPS API listens on.' }),
     port: Type.Integer({ default: 8443, minimum: 0, maximum: 65535, description: 'Port the API listens on (0 picks a free one).' }),
     tls: Type.Boolean({
@@ -23,7 +27,7 @@ export const ConfigSchema = Type.Object(
     }),
     logLevel: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
-      { default: 'info', description: 'Minimum level written to the log (stdout, one JSON object a line).' },
+      { default: 'info', description: 'Minimum level written to the log (stdout: one JSON object a line, pretty-printed when stdout is a terminal).' },
     ),
     apiBodyLimitBytes: Type.Integer({
       default: 1024 * 1024,

@@ -2,19 +2,21 @@
  * Opens the configured store and brings its schema up to date. The embedded SQLite file is the
  * default; the PostgreSQL dialect joins here.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { SqliteDatabase } from './dialects/sqlite.js';
 import { migrate } from './migrate.js';
 import { sqliteMigrations } from './migrations/sqlite.js';
+import { makePrivateDir, touchPrivateFile } from './private-files.js';
 
 export const SQLITE_FILE = 'vigil.db';
 
 export async function openDatabase(config: Config): Promise<SqliteDatabase> {
-  mkdirSync(config.dataDir, { recursive: true });
+  makePrivateDir(config.dataDir);
+  const file = join(config.dataDir, SQLITE_FILE);
+  touchPrivateFile(file);
   // The request thread's connection: waiting for the writer's lock must not hold the event loop.
-  const db = SqliteDatabase.open(join(config.dataDir, SQLITE_FILE), { yieldWhenBusy: true });
+  const db = SqliteDatabase.open(file, { yieldWhenBusy: true });
   try {
     await migrate(db, sqliteMigrations);
   } catch (error) {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { cbfeed } from '../../test/support/feeds.js';
+import { testSecretBox } from '../../test/support/secrets.js';
 import { processEvents } from '../../test/support/sensors.js';
 import type { SqlDatabase } from '../db/database.js';
 import { SqliteDatabase } from '../db/dialects/sqlite.js';
@@ -82,7 +83,7 @@ export function detectionStoreContract(fresh: () => Promise<SqlDatabase>): void 
 
   it('looks up IOC values among the reports of enabled feeds that are not deleted', async () => {
     const db = await fresh();
-    const feeds = new SqlFeedsStore(db);
+    const feeds = new SqlFeedsStore(db, testSecretBox());
     const md5 = (c: string) => c.repeat(32);
     const feed = (await feeds.create(FEED, parseFeed(JSON.stringify(cbfeed('one', [
       { id: 'a', title: 'A', iocs: { md5: [md5('a')], ipv4: ['10.0.0.1'] } },

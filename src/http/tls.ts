@@ -3,10 +3,11 @@
  * and kept there, so cbapi (which refuses http:// URLs) can connect with ssl_verify off or with
  * the certificate pinned. Replace tls/cert.pem and tls/key.pem to use your own.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import selfsigned from 'selfsigned';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../db/private-files.js';
 
 export interface TlsMaterial {
   key: string;
@@ -46,8 +47,8 @@ export async function loadOrCreateCertificate(dataDir: string, host: string): Pr
       { name: 'subjectAltName', altNames },
     ],
   });
-  mkdirSync(join(dataDir, 'tls'), { recursive: true });
-  writeFileSync(keyFile, pems.private, { mode: 0o600 });
-  writeFileSync(certFile, pems.cert);
+  makePrivateDir(join(dataDir, 'tls'));
+  writeFileSync(keyFile, pems.private, { mode: PRIVATE_FILE_MODE });
+  writeFileSync(certFile, pems.cert, { mode: PRIVATE_FILE_MODE });
   return { key: pems.private, cert: pems.cert, created: true };
 }

@@ -739,6 +739,30 @@ export const sqliteMigrations: readonly Migration[] = [
     `,
   },
   {
+    version: 14,
+    name: 'secrets sealed under a key kept apart from the database',
+    sql: `
+      -- Install codes, feed passwords and feed client keys are sealed with AES-256-GCM under the
+      -- secret key file (docs/adr/0015-secrets-at-rest.md). SQL cannot seal: the plain values stay
+      -- where they are until the next start seals them and drops what remains of the plain ones
+      -- (SqlInstallCodesStore.sealPlaintext, SqlFeedsStore.sealPlaintext).
+      ALTER TABLE sensor_install_codes RENAME TO sensor_install_codes_plaintext;
+      -- code_lookup: a keyed hash (HMAC) of the code, to find the group a sensor registers into.
+      CREATE TABLE sensor_install_codes (
+        group_id INTEGER PRIMARY KEY REFERENCES sensor_groups (id) ON DELETE CASCADE,
+        code_lookup TEXT NOT NULL UNIQUE,
+        code_sealed TEXT NOT NULL
+      );
+      -- 0: password and ssl_client_key are still plain text, written before this migration.
+      ALTER TABLE feeds ADD COLUMN secrets_sealed INTEGER NOT NULL DEFAULT 0;
+      -- A known value sealed under the key: a start with another key stops instead of misreading.
+      CREATE TABLE secret_key_check (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        sealed TEXT NOT NULL
+      );
+    `,
+  },
+  {
     version: 15,
     name: 'data sharing per sensor group, and the server license record',
     sql: `

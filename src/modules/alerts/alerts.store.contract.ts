@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { cbfeed } from '../../../test/support/feeds.js';
+import { testSecretBox } from '../../../test/support/secrets.js';
 import type { SqlDatabase } from '../../db/database.js';
 import { analyzeParams, type Predicate } from '../../query/index.js';
 import { parseFeed } from '../feeds/cbfeed.js';
@@ -119,7 +120,7 @@ export function alertsStoreContract(fresh: () => Promise<SqlDatabase>): void {
 
   it('ignores the reports behind the alerts selected, and shows it on every alert of the report', async () => {
     const db = await fresh();
-    const feed = await new SqlFeedsStore(db).create(
+    const feed = await new SqlFeedsStore(db, testSecretBox()).create(
       { feedUrl: 'file:///f.json', enabled: true, useProxy: null, validateServerCert: null, username: null, password: null,
         sslClientCrt: null, sslClientKey: null, localRating: null, order: null },
       parseFeed(JSON.stringify(cbfeed('intel', [{ id: 'r', title: 'R', iocs: { md5: ['a'.repeat(32)] } }])), NOW), NOW,

@@ -8,6 +8,7 @@ import type { ReadStream } from 'node:fs';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openContent } from '../../db/file-content.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../db/private-files.js';
 
 export class BinaryContentStore {
   constructor(private readonly root: string) {}
@@ -27,9 +28,9 @@ export class BinaryContentStore {
 
   async put(md5: string, content: Buffer): Promise<void> {
     const target = this.pathOf(md5);
-    await mkdir(join(this.root, md5.slice(0, 2)), { recursive: true });
+    await mkdir(join(this.root, md5.slice(0, 2)), { recursive: true, mode: PRIVATE_DIR_MODE });
     const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temporary, content);
+    await writeFile(temporary, content, { mode: PRIVATE_FILE_MODE });
     await rename(temporary, target);
   }
 

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { cbfeed, type TestReport } from '../../../test/support/feeds.js';
+import { testSecretBox } from '../../../test/support/secrets.js';
 import type { SqlDatabase } from '../../db/database.js';
 import { ConflictError } from '../../domain/errors.js';
 import { SqlThreatReportsStore } from '../threat-reports/threat-reports.store.js';
@@ -18,7 +19,7 @@ const md5 = (c: string) => c.repeat(32);
 export function feedsStoreContract(fresh: () => Promise<SqlDatabase>): void {
   it('adds a feed with its reports and their IOC values, and refuses a second feed of that name', async () => {
     const db = await fresh();
-    const feeds = new SqlFeedsStore(db);
+    const feeds = new SqlFeedsStore(db, testSecretBox());
     const { feed, counts } = await feeds.create(SETTINGS, download('intel', [
       { id: 'r1', title: 'One', iocs: { md5: [md5('a')], dns: ['x.example'] } },
       { id: 'r2', title: 'Two', iocs: { ipv4: ['10.1.2.3'] } },
@@ -37,16 +38,28 @@ export function feedsStoreContract(fresh: () => Promise<SqlDatabase>): void {
   });
 
   it('changes settings, null clearing and undefined keeping', async () => {
-    const feeds = new SqlFeedsStore(await fresh());
+    const feeds = new SqlFeedsStore(await fresh(), testSecretBox());
     const { feed } = await feeds.create({ ...SETTINGS, username: 'u', password: 'p' }, download('intel', []), 1);
     const changed = await feeds.update(feed.id, { enabled: false, password: null, localRating: 4 });
     assert.deepEqual([changed?.enabled, changed?.username, changed?.password, changed?.localRating], [false, 'u', null, 4]);
     assert.equal(await feeds.update(feed.id + 1, { enabled: true }), undefined);
   });
 
+  it('keeps the password and client key sealed, and hands them out opened', async () => {
+    const db = await fresh();
+    const feeds = new SqlFeedsStore(db, testSecretBox());
+    const secrets = { password: 'feed-pass-1234', sslClientKey: '-----BEGIN PRIVATE KEY-----\nfeedkey' };
+    const { feed } = await feeds.create({ ...SETTINGS, username: 'u', ...secrets }, download('intel', []), 1);
+    assert.deepEqual([feed.password, feed.sslClientKey], [secrets.password, secrets.sslClientKey]);
+    const changed = await feeds.update(feed.id, { password: 'feed-pass-5678' });
+    assert.deepEqual([changed?.password, changed?.sslClientKey], ['feed-pass-5678', secrets.sslClientKey]);
+    const stored = JSON.stringify(await db.all('SELECT * FROM feeds'));
+    for (const plain of ['feed-pass', 'feedkey']) assert.ok(!stored.includes(plain), stored);
+  });
+
   it('synchronizes incrementally by timestamp, and fully with deletions marked', async () => {
     const db = await fresh();
-    const feeds = new SqlFeedsStore(db);
+    const feeds = new SqlFeedsStore(db, testSecretBox());
     const reports = new SqlThreatReportsStore(db);
     const { feed } = await feeds.create(SETTINGS, download('intel', [
       { id: 'same', title: 'Same', timestamp: 100, iocs: { md5: [md5('a')] } },
@@ -77,7 +90,7 @@ export function feedsStoreContract(fresh: () => Promise<SqlDatabase>): void {
 
   it('deletes a feed with its reports', async () => {
     const db = await fresh();
-    const feeds = new SqlFeedsStore(db);
+    const feeds = new SqlFeedsStore(db, testSecretBox());
     const { feed } = await feeds.create(SETTINGS, download('intel', [{ id: 'r', title: 'R', iocs: { md5: [md5('a')] } }]), 1);
     assert.equal(await feeds.delete(feed.id), true);
     assert.equal(await feeds.delete(feed.id), false);

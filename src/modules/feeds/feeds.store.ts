@@ -2,10 +2,12 @@
  * Feeds: where each comes from, how to fetch it, what its feedinfo said, and (through
  * syncReports) its reports. Written once against SqlDatabase; feeds.store.contract.ts is its
  * contract. A feed's short name is fixed when it is added: searches (alliance_score_<name>) and
- * tags refer to it.
+ * tags refer to it. The password and client key are sealed under the secret key
+ * (docs/adr/0015-secrets-at-rest.md); the store hands them out opened.
  */
 import type { SqlDatabase, SqlValue } from '../../db/database.js';
 import { UniqueViolation } from '../../db/errors.js';
+import type { SecretBox, SecretPurpose } from '../../db/secrets/secret-box.js';
 import { ConflictError } from '../../domain/errors.js';
 import { textTokens } from '../../query/index.js';
 import { syncReports, type SyncCounts } from '../threat-reports/threat-reports.store.js';
@@ -85,6 +87,9 @@ const SETTING_COLUMNS: Record<keyof FeedSettings, string> = {
   order: 'display_order',
 };
 
+/** The settings kept sealed, and what each is sealed as. */
+const SEALED_SETTINGS: Partial<Record<keyof FeedSettings, SecretPurpose>> = { password: 'feed-password', sslClientKey: 'feed-client-key' };
+
 /** feedinfo, the name excepted, as columns and values. */
 function infoColumns(info: FeedInfo): [string, SqlValue][] {
   return [
@@ -95,14 +100,14 @@ function infoColumns(info: FeedInfo): [string, SqlValue][] {
 }
 
 export class SqlFeedsStore implements FeedsStore {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlDatabase, private readonly secrets: SecretBox) {}
 
   async create(settings: FeedSettings, download: ParsedFeed, atMs: number): Promise<{ feed: FeedRecord; counts: SyncCounts }> {
     const settingNames = Object.keys(SETTING_COLUMNS) as (keyof FeedSettings)[];
     const columns: [string, SqlValue][] = [
       ['name', download.feedinfo.name], ...infoColumns(download.feedinfo),
-      ...settingNames.map((name): [string, SqlValue] => [SETTING_COLUMNS[name], settings[name]]),
-      ['manually_added', true], ['created_ms', atMs], ['synced_ms', atMs],
+      ...settingNames.map((name): [string, SqlValue] => [SETTING_COLUMNS[name], this.stored(name, settings[name])]),
+      ['secrets_sealed', true], ['manually_added', true], ['created_ms', atMs], ['synced_ms', atMs],
     ];
     try {
       return await this.db.transaction(async (tx) => {
@@ -111,7 +116,7 @@ export class SqlFeedsStore implements FeedsStore {
           columns.map(([, value]) => value),
         );
         const counts = await syncReports(tx, row!.id, download.reports, true, atMs);
-        return { feed: toRecord(row!), counts };
+        return { feed: this.toRecord(row!), counts };
       });
     } catch (error) {
       if (error instanceof UniqueViolation) throw new ConflictError(`A feed named "${download.feedinfo.name}" already exists`);
@@ -121,11 +126,11 @@ export class SqlFeedsStore implements FeedsStore {
 
   async get(id: number): Promise<FeedRecord | undefined> {
     const row = await this.db.get<FeedRow>('SELECT * FROM feeds WHERE id = ?', [id]);
-    return row && toRecord(row);
+    return row && this.toRecord(row);
   }
 
   async list(): Promise<FeedRecord[]> {
-    return (await this.db.all<FeedRow>('SELECT * FROM feeds ORDER BY id')).map(toRecord);
+    return (await this.db.all<FeedRow>('SELECT * FROM feeds ORDER BY id')).map((row) => this.toRecord(row));
   }
 
   async update(id: number, changes: Partial<FeedSettings>): Promise<FeedRecord | undefined> {
@@ -133,9 +138,9 @@ export class SqlFeedsStore implements FeedsStore {
     if (given.length === 0) return this.get(id);
     const row = await this.db.get<FeedRow>(
       `UPDATE feeds SET ${given.map((name) => `${SETTING_COLUMNS[name]} = ?`).join(', ')} WHERE id = ? RETURNING *`,
-      [...given.map((name) => changes[name] ?? null), id],
+      [...given.map((name) => this.stored(name, changes[name] ?? null)), id],
     );
-    return row && toRecord(row);
+    return row && this.toRecord(row);
   }
 
   async delete(id: number): Promise<boolean> {
@@ -152,11 +157,52 @@ export class SqlFeedsStore implements FeedsStore {
       return syncReports(tx, id, download.reports, full, atMs);
     });
   }
+
+  /**
+   * Seals the passwords and client keys that feeds added before migration 14 kept in plain text;
+   * a no-op once done. The caller runs it with secure_delete on, so the plain values do not linger
+   * in freed space.
+   */
+  async sealPlaintext(): Promise<number> {
+    // Read first: once everything is sealed, a start (or `vigil token`) takes no write lock here.
+    // The transaction reads again, so a concurrent start never seals a value twice.
+    if (!(await this.db.get('SELECT 1 AS plain FROM feeds WHERE NOT secrets_sealed LIMIT 1'))) return 0;
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.all<Pick<FeedRow, 'id' | 'password' | 'ssl_client_key'>>(
+        'SELECT id, password, ssl_client_key FROM feeds WHERE NOT secrets_sealed',
+      );
+      for (const row of rows) {
+        await tx.run('UPDATE feeds SET password = ?, ssl_client_key = ?, secrets_sealed = 1 WHERE id = ?', [
+          this.stored('password', row.password), this.stored('sslClientKey', row.ssl_client_key), row.id,
+        ]);
+      }
+      return rows.length;
+    });
+  }
+
+  /** A setting's value as the table keeps it: sealed when it is a secret. */
+  private stored(name: keyof FeedSettings, value: FeedSettings[keyof FeedSettings]): SqlValue {
+    const purpose = SEALED_SETTINGS[name];
+    return purpose && typeof value === 'string' ? this.secrets.seal(value, purpose) : value;
+  }
+
+  private opened(sealed: string | null, purpose: SecretPurpose): string | null {
+    return sealed === null ? null : this.secrets.open(sealed, purpose);
+  }
+
+  private toRecord(row: FeedRow): FeedRecord {
+    return {
+      ...recordOf(row),
+      password: this.opened(row.password, 'feed-password'),
+      sslClientKey: this.opened(row.ssl_client_key, 'feed-client-key'),
+    };
+  }
 }
 
 const nullableFlag = (value: number | boolean | null) => (value === null ? null : Boolean(value));
 
-function toRecord(row: FeedRow): FeedRecord {
+/** The record as stored, its secrets still sealed. */
+function recordOf(row: FeedRow): FeedRecord {
   return {
     id: row.id,
     info: {

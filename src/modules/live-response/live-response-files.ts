@@ -8,6 +8,7 @@ import { createWriteStream, type ReadStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openContent } from '../../db/file-content.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../db/private-files.js';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -26,7 +27,7 @@ export class LiveResponseFiles {
 
   /** Stores the stream's bytes as the file's content and answers their count; ContentTooLargeError past the limit. */
   async put(fileId: number, content: Readable): Promise<number> {
-    await mkdir(this.root, { recursive: true });
+    await mkdir(this.root, { recursive: true, mode: PRIVATE_DIR_MODE });
     const target = this.pathOf(fileId);
     const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
     let size = 0;
@@ -38,7 +39,7 @@ export class LiveResponseFiles {
       },
     });
     try {
-      await pipeline(content, counter, createWriteStream(temporary));
+      await pipeline(content, counter, createWriteStream(temporary, { mode: PRIVATE_FILE_MODE }));
       await rename(temporary, target);
     } catch (error) {
       await rm(temporary, { force: true });

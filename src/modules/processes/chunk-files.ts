@@ -8,11 +8,12 @@
  * transaction commits, so that a committed row never points past what was written; a rolled-back
  * transaction leaves its bytes behind unreferenced.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../../db/private-files.js';
 import type { SegmentChunkSource } from './process-detail.store.js';
 
 /** The directory of the chunk files of the database in `databaseFile`. */
@@ -90,8 +91,8 @@ export class ChunkAppender {
   private open(): number {
     if (this.fd === undefined) {
       const path = chunkFilePath(this.databaseFile, this.partitionId);
-      mkdirSync(dirname(path), { recursive: true });
-      this.fd = openSync(path, 'a');
+      makePrivateDir(dirname(path));
+      this.fd = openSync(path, 'a', PRIVATE_FILE_MODE);
       this.end = fstatSync(this.fd).size;
     }
     return this.fd;

@@ -15,6 +15,7 @@ import type { CheckinBody, CheckinReply, Instruction, RegisterBody, RegisterRepl
 import type {
   Sensor, SensorListQuery, SensorSearchQuery, SensorSearchReply, SensorStatistics, SensorUpdateBody,
 } from './sensors.schemas.js';
+import type { InstallCodesStore } from './install-codes.store.js';
 import type { HostType, OsType, SensorRecord, SensorsStore } from './sensors.store.js';
 
 /** What the ingest pipeline needs to know about the sensor that sent a batch. */
@@ -63,6 +64,7 @@ export class SensorsService {
 
   constructor(
     private readonly store: SensorsStore,
+    private readonly installCodes: InstallCodesStore,
     private readonly groups: GroupDirectory,
     private readonly timings: SensorTimings,
     private readonly now: () => number = Date.now,
@@ -77,11 +79,11 @@ export class SensorsService {
     // Checked first, so a caller without access cannot tell which groups exist.
     if (!canAdministerGroup(actor, groupId)) throw new ForbiddenError(`No administrator access to sensor group ${groupId}`);
     if (!(await this.groups.get(groupId))) throw new NotFoundError(`No sensor group with id ${groupId}`);
-    return { group_id: groupId, install_code: await this.store.installCode(groupId, randomBytes(24).toString('hex')) };
+    return { group_id: groupId, install_code: await this.installCodes.installCode(groupId, randomBytes(24).toString('hex')) };
   }
 
   async register(body: RegisterBody): Promise<RegisterReply> {
-    const groupId = await this.store.groupForInstallCode(body.install_code);
+    const groupId = await this.installCodes.groupForInstallCode(body.install_code);
     if (groupId === undefined) throw new UnauthorizedError('Unknown install code');
     const secret = randomBytes(32).toString('hex');
     const sensor = await this.store.register({

@@ -13,14 +13,6 @@ const NEW_SENSOR: NewSensor = {
 };
 
 export function sensorsStoreContract(fresh: () => Promise<SqlDatabase>): void {
-  it('keeps one install code per group and finds the group by it', async () => {
-    const sensors = new SqlSensorsStore(await fresh());
-    assert.equal(await sensors.installCode(1, 'first'), 'first');
-    assert.equal(await sensors.installCode(1, 'second'), 'first', 'the first code stays');
-    assert.equal(await sensors.groupForInstallCode('first'), 1);
-    assert.equal(await sensors.groupForInstallCode('second'), undefined);
-  });
-
   it('registers sensors with what they said and defaults for the rest', async () => {
     const sensors = new SqlSensorsStore(await fresh());
     const a = await sensors.register(NEW_SENSOR);

@@ -1,6 +1,5 @@
 /**
- * Sensors as registration, check-ins and analysts' requests describe them, their install codes,
- * the instructions waiting for them, and their ingest counters. Written once against SqlDatabase;
+ * Sensors as registration, check-ins and analysts' requests describe them, the instructions waiting for them, and their ingest counters. Written once against SqlDatabase;
  * sensors.store.contract.ts is the contract every dialect must pass.
  */
 import type { SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
@@ -115,9 +114,6 @@ export interface SensorUpdate {
 }
 
 export interface SensorsStore {
-  /** The group's install code, created (from `candidate`) the first time it is asked for. */
-  installCode(groupId: number, candidate: string): Promise<string>;
-  groupForInstallCode(code: string): Promise<number | undefined>;
   register(sensor: NewSensor): Promise<SensorRecord>;
   get(id: number): Promise<SensorRecord | undefined>;
   /** The sensors the filter covers, one page of them in the page's order (by id when no page is given). */
@@ -149,20 +145,6 @@ export interface SensorsStore {
 
 export class SqlSensorsStore implements SensorsStore {
   constructor(private readonly db: SqlDatabase) {}
-
-  async installCode(groupId: number, candidate: string): Promise<string> {
-    return this.db.transaction(async (tx) => {
-      const existing = await tx.get<{ code: string }>('SELECT code FROM sensor_install_codes WHERE group_id = ?', [groupId]);
-      if (existing) return existing.code;
-      await tx.run('INSERT INTO sensor_install_codes (group_id, code) VALUES (?, ?)', [groupId, candidate]);
-      return candidate;
-    });
-  }
-
-  async groupForInstallCode(code: string): Promise<number | undefined> {
-    const row = await this.db.get<{ group_id: number }>('SELECT group_id FROM sensor_install_codes WHERE code = ?', [code]);
-    return row?.group_id;
-  }
 
   async register(sensor: NewSensor): Promise<SensorRecord> {
     const row = await this.db.get<{ id: number }>(

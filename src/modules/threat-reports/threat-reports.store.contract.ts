@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { cbfeed, type TestReport } from '../../../test/support/feeds.js';
+import { testSecretBox } from '../../../test/support/secrets.js';
 import type { SqlDatabase } from '../../db/database.js';
 import { analyzeParams, type Predicate } from '../../query/index.js';
 import { parseFeed } from '../feeds/cbfeed.js';
@@ -30,7 +31,7 @@ const MALWARE: TestReport[] = [
 
 async function seeded(fresh: () => Promise<SqlDatabase>) {
   const db = await fresh();
-  const feeds = new SqlFeedsStore(db);
+  const feeds = new SqlFeedsStore(db, testSecretBox());
   const tor = (await feeds.create(SETTINGS, parseFeed(JSON.stringify(cbfeed('tor', TOR, { category: 'Open Source' })), NOW), 1000)).feed;
   const malware = (await feeds.create({ ...SETTINGS, feedUrl: 'file:///m.json' },
     parseFeed(JSON.stringify(cbfeed('malware', MALWARE, { category: 'Partner' })), NOW), 2000)).feed;

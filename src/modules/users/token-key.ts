@@ -4,8 +4,9 @@
  * fresh ones.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../../db/private-files.js';
 
 export const TOKEN_KEY_FILE = 'token.key';
 
@@ -16,11 +17,11 @@ export function loadOrCreateTokenKey(dataDir: string): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const key = randomBytes(32);
   // 'wx' fails if a concurrent start wrote the key first; then that key is the one to use.
   try {
-    writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+    writeFileSync(file, key.toString('hex') + '\n', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
