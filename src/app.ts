@@ -13,6 +13,8 @@ import type { TlsMaterial } from './http/tls.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { binariesRoutes } from './modules/binaries/binaries.routes.js';
 import { binarySearchRoutes } from './modules/binaries/binary-search.routes.js';
+import { buildsRoutes } from './modules/builds/builds.routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { bansRoutes } from './modules/bans/bans.routes.js';
 import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
@@ -78,6 +80,8 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(alertsRoutes, { alerts: services.alerts });
   await app.register(processSearchRoutes, { processSearch: services.processSearch });
   await app.register(binarySearchRoutes, { binarySearch: services.binarySearch });
+  await app.register(buildsRoutes, { builds: services.builds });
+  await app.register(dashboardRoutes, { dashboard: services.dashboard });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

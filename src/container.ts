@@ -23,6 +23,9 @@ import { BansService } from './modules/bans/bans.service.js';
 import { SqlBansStore } from './modules/bans/bans.store.js';
 import { BinaryContentStore } from './modules/binaries/binary-content.js';
 import { BinariesService } from './modules/binaries/binaries.service.js';
+import { BuildsService } from './modules/builds/builds.service.js';
+import { DashboardService } from './modules/dashboard/dashboard.service.js';
+import { SqlDashboardStore } from './modules/dashboard/dashboard.store.js';
 import { BinarySearchService } from './modules/binaries/binary-search.service.js';
 import { BINARY_SEARCH_HANDLER, PooledBinarySearchStore } from './modules/binaries/binary-search.store.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
@@ -89,6 +92,8 @@ export interface Services {
   feeds: FeedsService;
   threatReports: ThreatReportsService;
   alerts: AlertsService;
+  builds: BuildsService;
+  dashboard: DashboardService;
   /** The sink the watchlist and feed matcher reports hits to. */
   detection: DetectionService;
 }
@@ -183,6 +188,8 @@ export async function createContainer(config: Config): Promise<Container> {
     }),
     threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
     alerts: new AlertsService(alertsStore, alertChanges),
+    builds: new BuildsService(sensors),
+    dashboard: new DashboardService(sensors, new SqlDashboardStore(db)),
     detection,
   };
   const detectionRuntime = startDetection(config, {
