@@ -18,6 +18,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { bansRoutes } from './modules/bans/bans.routes.js';
 import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { investigationsRoutes } from './modules/investigations/investigations.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
 import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
 import { liveResponseSensorRoutes } from './modules/live-response/live-response-sensor.routes.js';
@@ -82,6 +83,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(binarySearchRoutes, { binarySearch: services.binarySearch });
   await app.register(buildsRoutes, { builds: services.builds });
   await app.register(dashboardRoutes, { dashboard: services.dashboard });
+  await app.register(investigationsRoutes, { investigations: services.investigations });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

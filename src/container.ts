@@ -26,6 +26,8 @@ import { BinariesService } from './modules/binaries/binaries.service.js';
 import { BuildsService } from './modules/builds/builds.service.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { SqlDashboardStore } from './modules/dashboard/dashboard.store.js';
+import { InvestigationsService } from './modules/investigations/investigations.service.js';
+import { SqlInvestigationsStore } from './modules/investigations/investigations.store.js';
 import { BinarySearchService } from './modules/binaries/binary-search.service.js';
 import { BINARY_SEARCH_HANDLER, PooledBinarySearchStore } from './modules/binaries/binary-search.store.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
@@ -94,6 +96,7 @@ export interface Services {
   alerts: AlertsService;
   builds: BuildsService;
   dashboard: DashboardService;
+  investigations: InvestigationsService;
   /** The sink the watchlist and feed matcher reports hits to. */
   detection: DetectionService;
 }
@@ -164,6 +167,8 @@ export async function createContainer(config: Config): Promise<Container> {
     config.eventUploadDecodedLimitBytes,
     bans,
   );
+  const processDetail = new SqlProcessDetailStore(db, sqliteSegmentChunks(db));
+  const investigations = new InvestigationsService(new SqlInvestigationsStore(db), processDetail);
   const detection = new DetectionService(new SqlDetectionStore(db), new PooledDocumentTags(searchPool));
   const services: Services = {
     users: new UsersService(new SqlUsersStore(db), teamsStore, loadOrCreateTokenKey(config.dataDir)),
@@ -176,10 +181,12 @@ export async function createContainer(config: Config): Promise<Container> {
     sensors,
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries')), (md5s) => detection.binaryTags(md5s)),
-    processes: new ProcessDetailService(new SqlProcessDetailStore(db, sqliteSegmentChunks(db)), new PooledEventListStore(searchPool), (rows) => detection.segmentTags(rows)),
+    processes: new ProcessDetailService(processDetail, new PooledEventListStore(searchPool), (rows) => detection.segmentTags(rows)),
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,
-    processSearch: new ProcessSearchService(new PooledProcessSearchStore(searchPool), (rows) => detection.segmentTags(rows)),
+    processSearch: new ProcessSearchService(
+      new PooledProcessSearchStore(searchPool), (rows) => detection.segmentTags(rows), Date.now, (ids) => investigations.taggedInvestigations(ids),
+    ),
     binarySearch: new BinarySearchService(new PooledBinarySearchStore(searchPool), (md5s) => detection.binaryTags(md5s)),
     ingest,
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
@@ -190,6 +197,7 @@ export async function createContainer(config: Config): Promise<Container> {
     alerts: new AlertsService(alertsStore, alertChanges),
     builds: new BuildsService(sensors),
     dashboard: new DashboardService(sensors, new SqlDashboardStore(db)),
+    investigations,
     detection,
   };
   const detectionRuntime = startDetection(config, {

@@ -33,19 +33,21 @@ export class SqlDashboardStore implements DashboardStore {
   constructor(private readonly db: SqlDatabase) {}
 
   async counts(groups: readonly number[] | null, newBinariesSinceMs: number, hitsSinceMs: readonly number[]): Promise<StoreCounts> {
-    const scope = groups === null ? null : JSON.stringify(groups);
-    const inScope = (column: string) => (scope === null ? '1' : `${column} IN (SELECT value FROM json_each(?))`);
-    const params = (...values: SqlValue[]): SqlValue[] => (scope === null ? values : [...values, scope]);
+    // An empty scope still needs a list SQL accepts: no group has id 0.
+    const scope = groups === null ? null : groups.length > 0 ? groups : [0];
+    const list = scope?.map(() => '?').join(', ');
+    const inScope = (column: string) => (scope === null ? '1 = 1' : `${column} IN (${list})`);
+    const params = (...values: SqlValue[]): SqlValue[] => (scope === null ? values : [...values, ...scope]);
     const binarySeen = (md5: string) => (scope === null
-      ? '1'
-      : `EXISTS (SELECT 1 FROM binary_observations o JOIN sensors s ON s.id = o.sensor_id WHERE o.md5 = ${md5} AND s.group_id IN (SELECT value FROM json_each(?)))`);
+      ? '1 = 1'
+      : `EXISTS (SELECT 1 FROM binary_observations o JOIN sensors s ON s.id = o.sensor_id WHERE o.md5 = ${md5} AND s.group_id IN (${list}))`);
     const oldest = Math.min(...hitsSinceMs);
-    const windows = hitsSinceMs.map((_, i) => `sum(h.hit_ms >= ?) AS w${i}`).join(', ');
+    const windows = hitsSinceMs.map((_, i) => `sum(CASE WHEN h.hit_ms >= ? THEN 1 ELSE 0 END) AS w${i}`).join(', ');
     const [processes, documents, binaries, alerts, processHits, binaryHits] = await Promise.all([
       this.db.get<{ n: number }>(`SELECT count(*) AS n FROM processes WHERE ${inScope('group_id')}`, params()),
       this.db.get<{ n: number | null }>(`SELECT sum(segments) AS n FROM host_segment_counts WHERE ${inScope('group_id')}`, params()),
       this.db.get<{ total: number; fresh: number | null }>(
-        `SELECT count(*) AS total, sum(first_seen_ms >= ?) AS fresh FROM binaries b WHERE ${binarySeen('b.md5')}`, params(newBinariesSinceMs),
+        `SELECT count(*) AS total, sum(CASE WHEN first_seen_ms >= ? THEN 1 ELSE 0 END) AS fresh FROM binaries b WHERE ${binarySeen('b.md5')}`, params(newBinariesSinceMs),
       ),
       this.db.all<{ status: string; n: number }>(
         `SELECT t.status, count(*) AS n FROM alerts a JOIN alert_triage t ON t.alert_id = a.id WHERE ${inScope('a.group_id')} GROUP BY t.status`, params(),
