@@ -31,6 +31,7 @@ import { sensorsRoutes } from './modules/sensors/sensors.routes.js';
 import { sitesRoutes } from './modules/sites/sites.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { threatReportsRoutes } from './modules/threat-reports/threat-reports.routes.js';
+import { throttleRoutes } from './modules/throttle/throttle.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { watchlistsRoutes } from './modules/watchlists/watchlists.routes.js';
 import { VIGIL_VERSION } from './version.js';
@@ -84,6 +85,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(buildsRoutes, { builds: services.builds });
   await app.register(dashboardRoutes, { dashboard: services.dashboard });
   await app.register(investigationsRoutes, { investigations: services.investigations });
+  await app.register(throttleRoutes, { throttle: services.throttle });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

@@ -28,6 +28,9 @@ import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { SqlDashboardStore } from './modules/dashboard/dashboard.store.js';
 import { InvestigationsService } from './modules/investigations/investigations.service.js';
 import { SqlInvestigationsStore } from './modules/investigations/investigations.store.js';
+import { ThrottleDelivery } from './modules/throttle/throttle-delivery.js';
+import { ThrottleService } from './modules/throttle/throttle.service.js';
+import { SqlThrottleStore } from './modules/throttle/throttle.store.js';
 import { BinarySearchService } from './modules/binaries/binary-search.service.js';
 import { BINARY_SEARCH_HANDLER, PooledBinarySearchStore } from './modules/binaries/binary-search.store.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
@@ -97,6 +100,7 @@ export interface Services {
   builds: BuildsService;
   dashboard: DashboardService;
   investigations: InvestigationsService;
+  throttle: ThrottleService;
   /** The sink the watchlist and feed matcher reports hits to. */
   detection: DetectionService;
 }
@@ -128,6 +132,9 @@ export async function createContainer(config: Config): Promise<Container> {
   const bans = new BansService(bansStore);
   const banLists = new BanListDelivery(bansStore, sensorsStore, groups);
   sensors.onCheckin((sensor, completed, nowMs) => banLists.checkin(sensor, completed.map((done) => done.id), nowMs));
+  const throttleStore = new SqlThrottleStore(db);
+  const throttleDelivery = new ThrottleDelivery(throttleStore, sensorsStore);
+  sensors.onCheckin((sensor, _completed, nowMs) => throttleDelivery.checkin(sensor, nowMs));
   const liveResponse = buildLiveResponse(config, db, sensorsStore);
   sensors.onCheckin((sensor, completed, nowMs) => liveResponse.checkin.checkin(sensor, completed, nowMs));
   const detectionActions = new DetectionActions(new SqlDetectionActionsStore(db));
@@ -198,6 +205,7 @@ export async function createContainer(config: Config): Promise<Container> {
     builds: new BuildsService(sensors),
     dashboard: new DashboardService(sensors, new SqlDashboardStore(db)),
     investigations,
+    throttle: new ThrottleService(throttleStore),
     detection,
   };
   const detectionRuntime = startDetection(config, {
