@@ -70,13 +70,14 @@ describe('investigations API', () => {
   it('tags a process event, lists it by investigation and by process, and shows it in process search\'s tagged_pids', async () => {
     const { id } = await ok('POST', '/api/investigations', { name: 'Shell use' });
     const before = (await ok('GET', `/api/investigations/${id}`)).last_updated;
-    const unique = `${shell}-00000000002a`;
+    const [segment] = await ok('GET', `/api/v1/process/${shell}/segment`).then((list) => list.process.segments);
+    const unique = `${shell}-${segment.unique_id.slice(-12)}`;
     const tagged = await ok('POST', '/api/tagged_event', {
       investigation_id: id, unique_id: unique, event_type: 'netconn', event_id: 3,
       event_data: { domain: 'example.com', port: 443 }, notes: 'beacon',
     });
     assert.deepEqual({ ...tagged, date_tagged: '', start_date: '' }, {
-      id: tagged.id, investigation_id: id, unique_id: shell, segment_id: 42, process_id: 4100, event_id: 3, event_type: 'netconn',
+      id: tagged.id, investigation_id: id, unique_id: shell, segment_id: parseInt(unique.slice(-12), 16), process_id: 4100, event_id: 3, event_type: 'netconn',
       event_data: { domain: 'example.com', port: 443 }, start_date: '', date_tagged: '', tagged_by_user_id: 'admin', notes: 'beacon',
     });
     assert.equal(Date.parse(tagged.start_date.replace(' ', 'T')), T0);
@@ -97,7 +98,9 @@ describe('investigations API', () => {
 
   it('changes and removes a tagged event by its own id', async () => {
     const tagged = await ok('POST', '/api/tagged_event', { investigation_id: 1, unique_id: shell, event_type: 'filemod', notes: 'first look' });
-    const changed = await ok('PUT', `/api/tagged_event/${tagged.id}`, { start_date: '2020-01-01 00:00:00.000000+00:00', notes: 'dropper', event_data: { path: 'c:\\temp\\out.txt' } });
+    const changed = await ok('PUT', `/api/tagged_event/${tagged.id}`, {
+      ...tagged, start_date: '2020-01-01 00:00:00.000000+00:00', notes: 'dropper', event_data: { path: 'c:\\temp\\out.txt' },
+    });
     assert.deepEqual({ ...changed, date_tagged: tagged.date_tagged }, { ...tagged, notes: 'dropper', event_data: { path: 'c:\\temp\\out.txt' } });
     assert.deepEqual(await ok('DELETE', `/api/tagged_event/${tagged.id}`), { result: 'success' });
     assert.ok(!(await ok('GET', '/api/tagged_event/1')).some((event: { id: number }) => event.id === tagged.id));
@@ -111,6 +114,11 @@ describe('investigations API', () => {
     assert.deepEqual([note.unique_id, note.process_id, note.segment_id], ['', null, 0]);
     assert.equal(Date.parse(note.start_date.replace(' ', 'T')), Date.parse('2026-11-19T08:30:00Z'));
     assert.ok((await ok('GET', '/api/tagged_event/1', undefined, viewer)).some((event: { id: number }) => event.id === note.id));
+    const moved = await ok('PUT', `/api/tagged_event/${note.id}`, { ...note, start_date: '2026-11-19 09:00:00.000000+00:00' });
+    assert.equal(Date.parse(moved.start_date.replace(' ', 'T')), Date.parse('2026-11-19T09:00:00Z'), 'a note\'s date is the client\'s');
+    const undated = await ok('POST', '/api/tagged_event', { investigation_id: 1, event_data: { description: 'no date' } });
+    assert.equal(undated.start_date, null);
+    assert.deepEqual(await ok('PUT', `/api/tagged_event/${undated.id}`, { ...undated, notes: 'saved back as read' }), { ...undated, notes: 'saved back as read' });
   });
 
   it('shows tags only on processes the caller may view, and lets only their owner or a global admin change them', async () => {
@@ -152,6 +160,9 @@ describe('investigations API', () => {
     assert.match(noInvestigation.json().message, /investigation_id/);
     assert.equal((await inject('POST', '/api/tagged_event', { unique_id: shell })).statusCode, 400);
     assert.equal((await inject('POST', '/api/tagged_event', { investigation_id: 1, unique_id: 'not-a-process' })).statusCode, 400);
+    const noSegment = await inject('POST', '/api/tagged_event', { investigation_id: 1, unique_id: `${shell}-00000000002a` });
+    assert.equal(noSegment.statusCode, 400);
+    assert.match(noSegment.json().message, /segment_id: .* has no segment 42/);
     assert.equal((await inject('POST', '/api/tagged_event', { investigation_id: 1, start_date: 'yesterday' })).statusCode, 400);
     assert.equal((await inject('GET', '/api/tagged_events/not-a-process')).statusCode, 400);
     assert.equal((await inject('GET', '/api/investigations/abc')).statusCode, 400);

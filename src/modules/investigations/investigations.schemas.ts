@@ -49,7 +49,10 @@ const ProcessGuid = Type.String({
   pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(-[0-9a-fA-F]{12})?$',
   description: 'A process id, or a document unique_id (process id and segment)',
 });
-const StartDate = Type.String({ maxLength: 64, description: 'Used only for a note that names no process' });
+/** One schema with two types, not a union: a union would let Fastify's coercion turn null into "". cbapi sends back the null it read. */
+const StartDate = Type.Unsafe<string | null>({
+  type: ['string', 'null'], maxLength: 64, description: 'Used only for a note that names no process; a process\'s start is the process\'s',
+});
 
 export const TaggedEventCreateBody = Type.Object({
   investigation_id: IntegerId,

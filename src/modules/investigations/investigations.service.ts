@@ -7,7 +7,7 @@
  */
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../domain/errors.js';
 import { canViewGroup, requireSelfOrGlobalAdmin, type Principal } from '../../domain/permissions.js';
-import { parseProcessId, type ProcessKey } from '../../domain/process-id.js';
+import { parseProcessId, REFERENCE_SEGMENT, type ProcessKey } from '../../domain/process-id.js';
 import { formatRecordTime, parseClientTime } from '../../domain/record-time.js';
 import type {
   Investigation, InvestigationCreateBody, InvestigationUpdateBody, TaggedEvent, TaggedEventCreateBody, TaggedEventUpdateBody,
@@ -16,15 +16,18 @@ import {
   DEFAULT_INVESTIGATION_ID, type InvestigationRecord, type InvestigationsStore, type TaggedEventRecord,
 } from './investigations.store.js';
 
-/** Finds a stored process (the process detail store). */
+/** Finds a stored process and its segments (the process detail store). */
 export interface ProcessFinder {
-  find(key: ProcessKey): Promise<{ groupId: number; pid: number; startMs: number } | undefined>;
+  find(key: ProcessKey): Promise<{ row: number; groupId: number; pid: number; startMs: number } | undefined>;
+  segments(processRow: number): Promise<{ segmentId: number }[]>;
 }
 
 /** Investigations a process is tagged into, as process search's tagged_pids lists them. */
 export type TaggedInvestigations = Map<string, { name: string; id: number }[]>;
 
 const PROCESS_GUID_LENGTH = 36;
+/** Segment 0 means all of a process's segments. */
+const WHOLE_PROCESS = 0;
 
 export class InvestigationsService {
   constructor(
@@ -62,11 +65,11 @@ export class InvestigationsService {
 
   /** Tags a process's event (or, without unique_id, a note) into an investigation. */
   async tag(actor: Principal, body: TaggedEventCreateBody): Promise<TaggedEvent> {
-    const process = body.unique_id === undefined ? undefined : await this.visibleProcess(actor, body.unique_id);
+    const process = body.unique_id === undefined ? undefined : await this.visibleProcess(actor, body.unique_id, body.segment_id);
     const tagged = await this.store.tag({
       investigationId: body.investigation_id,
       processGuid: process?.guid ?? '',
-      segmentId: body.segment_id ?? process?.segmentId ?? 0,
+      segmentId: process?.segmentId ?? body.segment_id ?? 0,
       pid: process?.pid ?? null,
       groupId: process?.groupId ?? null,
       eventId: body.event_id ?? null,
@@ -140,12 +143,22 @@ export class InvestigationsService {
     return event;
   }
 
-  private async visibleProcess(actor: Principal, uniqueId: string) {
+  /**
+   * The process a tag names, which the caller must be able to see, and its segment: segment_id, or
+   * the one a document unique_id carries, else 0 (the whole process). A segment named must be one
+   * of the process's (0 and 1 stand for the whole process, as in the process API), so that
+   * cbapi's TaggedEvent.process finds it.
+   */
+  private async visibleProcess(actor: Principal, uniqueId: string, requestedSegment: number | undefined) {
     const guid = processGuidOf(uniqueId);
     const key = parseProcessId(guid);
     const process = key && (await this.processes.find(key));
     if (!process || !canViewGroup(actor, process.groupId)) throw new InvalidRequestError(`unique_id: no process ${uniqueId}`);
-    const segmentId = uniqueId.length > PROCESS_GUID_LENGTH ? parseInt(uniqueId.slice(PROCESS_GUID_LENGTH + 1), 16) : undefined;
+    const segmentId = requestedSegment
+      ?? (uniqueId.length > PROCESS_GUID_LENGTH ? parseInt(uniqueId.slice(PROCESS_GUID_LENGTH + 1), 16) : WHOLE_PROCESS);
+    if (segmentId > REFERENCE_SEGMENT && !(await this.processes.segments(process.row)).some((segment) => segment.segmentId === segmentId)) {
+      throw new InvalidRequestError(`segment_id: process ${guid} has no segment ${segmentId}`);
+    }
     return { guid, segmentId, groupId: process.groupId, pid: process.pid, startMs: process.startMs };
   }
 }
@@ -159,8 +172,8 @@ function visible(actor: Principal, event: TaggedEventRecord): boolean {
   return event.groupId === null || canViewGroup(actor, event.groupId);
 }
 
-function clientTime(text: string | undefined): number | null {
-  if (text === undefined) return null;
+function clientTime(text: string | null | undefined): number | null {
+  if (text === undefined || text === null) return null;
   const ms = parseClientTime(text);
   if (ms === undefined) throw new InvalidRequestError(`start_date: not a date and time: ${text}`);
   return ms;
