@@ -149,7 +149,8 @@ export class SqlInvestigationsStore implements InvestigationsStore {
     const guids = processGuids.filter((guid) => guid !== '');
     if (guids.length === 0) return [];
     return (await this.db.all<TaggedEventRow>(
-      `SELECT * FROM tagged_events WHERE process_guid IN (${guids.map(() => '?').join(', ')}) ORDER BY id`, guids,
+      // The repeated <> '' lets SQLite use the partial index on process_guid.
+      `SELECT * FROM tagged_events WHERE process_guid IN (${guids.map(() => '?').join(', ')}) AND process_guid <> '' ORDER BY id`, guids,
     )).map(taggedEventRecord);
   }
 
