@@ -28,7 +28,7 @@ import { BINARY_SEARCH_HANDLER, PooledBinarySearchStore } from './modules/binari
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
 import { BuildsService } from './modules/builds/builds.service.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
-import { SqlDashboardStore } from './modules/dashboard/dashboard.store.js';
+import { DASHBOARD_HANDLER, PooledDashboardStore } from './modules/dashboard/dashboard.store.js';
 import { ThreadedEventStore } from './modules/processes/event-store.threaded.js';
 import { ProcessDetailService } from './modules/processes/process-detail.service.js';
 import { sqliteSegmentChunks } from './modules/processes/chunk-files.js';
@@ -164,6 +164,7 @@ export async function createContainer(config: Config): Promise<Container> {
       [PROCESS_EVENTS_HANDLER.name]: PROCESS_EVENTS_HANDLER.url,
       [DETECTION_MATCH_HANDLER.name]: DETECTION_MATCH_HANDLER.url,
       [DOCUMENT_TAGS_HANDLER.name]: DOCUMENT_TAGS_HANDLER.url,
+      [DASHBOARD_HANDLER.name]: DASHBOARD_HANDLER.url,
     },
   });
   const ingest = new IngestPipeline(
@@ -203,7 +204,7 @@ export async function createContainer(config: Config): Promise<Container> {
     threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
     alerts: new AlertsService(alertsStore, alertChanges),
     builds: new BuildsService(sensors),
-    dashboard: new DashboardService(sensors, new SqlDashboardStore(db)),
+    dashboard: new DashboardService(sensors, new PooledDashboardStore(searchPool)),
     investigations,
     throttle: new ThrottleService(throttleStore),
     detection,

@@ -31,7 +31,7 @@ export class DashboardService {
     const groups = actor.globalAdmin ? null : [...actor.groupAccess.keys()].filter((group) => canViewGroup(actor, group));
     const [sensors, counts] = await Promise.all([
       this.sensors.list(actor, {}),
-      this.store.counts(groups, now - DAY_MS, [now - HOUR_MS, now - DAY_MS, now - 7 * DAY_MS]),
+      this.store.counts({ groups, newBinariesSinceMs: now - DAY_MS, hitsSinceMs: [now - HOUR_MS, now - DAY_MS, now - 7 * DAY_MS] }),
     ]);
     const by_os = { windows: 0, osx: 0, linux: 0 };
     for (const sensor of sensors) {

@@ -1,12 +1,13 @@
 /**
- * The contract of DashboardStore, run against every dialect (dashboard.store.test.ts). The rows it
+ * The contract of DashboardStore, run against every dialect and, on SQLite, the read pool's handler
+ * too (dashboard.store.test.ts). The rows it
  * counts are written as the ingest path and the detection sink leave them; alerts by status are
  * covered through the real sink in dashboard.routes.test.ts.
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { SqlDatabase } from '../../db/database.js';
-import { SqlDashboardStore } from './dashboard.store.js';
+import type { DashboardStore } from './dashboard.store.js';
 
 const NOW = 1_800_000_000_000;
 const HOUR = 3_600_000;
@@ -39,12 +40,13 @@ async function seed(db: SqlDatabase): Promise<number> {
   return watchlist!.id;
 }
 
-export function dashboardStoreContract(fresh: () => Promise<SqlDatabase>): void {
+/** `make` builds the store under test over a fresh database. */
+export function dashboardStoreContract(fresh: () => Promise<SqlDatabase>, make: (db: SqlDatabase) => DashboardStore): void {
   const windows = [NOW - HOUR, NOW - 24 * HOUR, NOW - 9 * 24 * HOUR];
 
   it('counts nothing in an empty store', async () => {
-    const store = new SqlDashboardStore(await fresh());
-    assert.deepEqual(await store.counts(null, NOW - 24 * HOUR, windows), {
+    const store = make(await fresh());
+    assert.deepEqual(await store.counts({ groups: null, newBinariesSinceMs: NOW - 24 * HOUR, hitsSinceMs: windows }), {
       processes: 0, documents: 0, binaries: 0, newBinaries: 0, alerts: {}, watchlistHits: [0, 0, 0],
     });
   });
@@ -52,7 +54,7 @@ export function dashboardStoreContract(fresh: () => Promise<SqlDatabase>): void 
   it('counts every group for null, and hits in each window from its start', async () => {
     const db = await fresh();
     await seed(db);
-    assert.deepEqual(await new SqlDashboardStore(db).counts(null, NOW - 24 * HOUR, windows), {
+    assert.deepEqual(await make(db).counts({ groups: null, newBinariesSinceMs: NOW - 24 * HOUR, hitsSinceMs: windows }), {
       processes: 2, documents: 2, binaries: 2, newBinaries: 1, alerts: {}, watchlistHits: [1, 2, 3],
     });
   });
@@ -60,11 +62,11 @@ export function dashboardStoreContract(fresh: () => Promise<SqlDatabase>): void 
   it('counts within the given groups only', async () => {
     const db = await fresh();
     await seed(db);
-    const store = new SqlDashboardStore(db);
-    assert.deepEqual(await store.counts([1], NOW - 24 * HOUR, windows), {
+    const store = make(db);
+    assert.deepEqual(await store.counts({ groups: [1], newBinariesSinceMs: NOW - 24 * HOUR, hitsSinceMs: windows }), {
       processes: 1, documents: 1, binaries: 1, newBinaries: 0, alerts: {}, watchlistHits: [0, 1, 2],
     });
-    assert.deepEqual(await store.counts([], NOW - 24 * HOUR, windows), {
+    assert.deepEqual(await store.counts({ groups: [], newBinariesSinceMs: NOW - 24 * HOUR, hitsSinceMs: windows }), {
       processes: 0, documents: 0, binaries: 0, newBinaries: 0, alerts: {}, watchlistHits: [0, 0, 0],
     });
   });
