@@ -85,6 +85,7 @@ describe('investigations API', () => {
     assert.deepEqual(await ok('GET', `/api/tagged_event/${id}`), [tagged]);
     assert.deepEqual(await ok('GET', `/api/tagged_events/${shell}`), [tagged]);
     assert.deepEqual(await ok('GET', `/api/tagged_events/${unique.toUpperCase()}`), [tagged]);
+    assert.deepEqual(await ok('GET', '/api/tagged_events/4100'), [tagged], 'by pid, as the record\'s process_id');
     await ok('POST', '/api/tagged_event', { investigation_id: 1, unique_id: shell, event_type: 'procstart' });
 
     const search = await ok('GET', '/api/v1/process?q=process_name%3Acmd.exe&rows=10');
@@ -125,6 +126,8 @@ describe('investigations API', () => {
     const secret = await ok('POST', '/api/tagged_event', { investigation_id: 1, unique_id: labProcess, event_type: 'procstart' });
     assert.ok(!(await ok('GET', '/api/tagged_event/1', undefined, viewer)).some((event: { id: number }) => event.id === secret.id));
     assert.deepEqual(await ok('GET', `/api/tagged_events/${labProcess}`, undefined, viewer), []);
+    assert.deepEqual(await ok('GET', '/api/tagged_events/4200', undefined, viewer), []);
+    assert.deepEqual((await ok('GET', '/api/tagged_events/4200')).map((event: { id: number }) => event.id), [secret.id]);
     assert.equal((await inject('DELETE', `/api/tagged_event/${secret.id}`, undefined, viewer)).statusCode, 404);
     const hidden = await inject('POST', '/api/tagged_event', { investigation_id: 1, unique_id: labProcess }, viewer);
     assert.equal(hidden.statusCode, 400);

@@ -75,4 +75,7 @@ export const TaggedEventUpdateBody = Type.Object({
 });
 export type TaggedEventUpdateBody = Static<typeof TaggedEventUpdateBody>;
 
-export const ProcessParams = Type.Object({ proc_id: ProcessGuid });
+/** The legacy bindings call it a process_id, which the tagged event record holds as the pid: both are taken. */
+export const ProcessParams = Type.Object({
+  proc_id: Type.Union([ProcessGuid, Type.String({ pattern: '^[0-9]{1,10}$', description: 'A pid: tags on processes with it on any sensor the caller can see' })]),
+});

@@ -88,8 +88,12 @@ export class InvestigationsService {
     return (await this.store.taggedEventsOf(investigationId)).filter((event) => visible(actor, event)).map(taggedEventToWire);
   }
 
-  async taggedEventsOn(actor: Principal, processId: string): Promise<TaggedEvent[]> {
-    return (await this.store.taggedEventsOn([processGuidOf(processId)])).filter((event) => visible(actor, event)).map(taggedEventToWire);
+  /** Tags on a process, named by its id or a document unique_id, or on every process with a pid. */
+  async taggedEventsOn(actor: Principal, process: string): Promise<TaggedEvent[]> {
+    const events = /^[0-9]+$/.test(process)
+      ? await this.store.taggedEventsWithPid(Number(process))
+      : await this.store.taggedEventsOn([processGuidOf(process)]);
+    return events.filter((event) => visible(actor, event)).map(taggedEventToWire);
   }
 
   async updateTaggedEvent(actor: Principal, id: number, body: TaggedEventUpdateBody): Promise<TaggedEvent> {

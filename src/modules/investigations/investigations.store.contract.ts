@@ -46,6 +46,8 @@ export function investigationsStoreContract(fresh: () => Promise<SqlDatabase>): 
     assert.deepEqual(await store.taggedEventsOf(other.id), [note, second]);
     assert.deepEqual(await store.taggedEventsOn([GUID, '']), [first, second]);
     assert.deepEqual(await store.taggedEventsOn([]), []);
+    assert.deepEqual(await store.taggedEventsWithPid(4100), [first, second]);
+    assert.deepEqual(await store.taggedEventsWithPid(4101), []);
     assert.deepEqual(await store.taggedEvent(first!.id), first);
   });
 

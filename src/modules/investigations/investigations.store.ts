@@ -59,6 +59,8 @@ export interface InvestigationsStore {
   taggedEventsOf(investigationId: number): Promise<TaggedEventRecord[]>;
   /** The events tagged on these processes, by id. */
   taggedEventsOn(processGuids: readonly string[]): Promise<TaggedEventRecord[]>;
+  /** The events tagged on processes with this pid, on any sensor, by id. */
+  taggedEventsWithPid(pid: number): Promise<TaggedEventRecord[]>;
   /** undefined when there is no such tagged event. */
   updateTaggedEvent(id: number, change: TaggedEventChange, nowMs: number): Promise<TaggedEventRecord | undefined>;
   /** false when there was no such tagged event. */
@@ -152,6 +154,10 @@ export class SqlInvestigationsStore implements InvestigationsStore {
       // The repeated <> '' lets SQLite use the partial index on process_guid.
       `SELECT * FROM tagged_events WHERE process_guid IN (${guids.map(() => '?').join(', ')}) AND process_guid <> '' ORDER BY id`, guids,
     )).map(taggedEventRecord);
+  }
+
+  async taggedEventsWithPid(pid: number): Promise<TaggedEventRecord[]> {
+    return (await this.db.all<TaggedEventRow>('SELECT * FROM tagged_events WHERE pid = ? ORDER BY id', [pid])).map(taggedEventRecord);
   }
 
   updateTaggedEvent(id: number, change: TaggedEventChange, nowMs: number): Promise<TaggedEventRecord | undefined> {
