@@ -15,12 +15,15 @@ import { binariesRoutes } from './modules/binaries/binaries.routes.js';
 import { binarySearchRoutes } from './modules/binaries/binary-search.routes.js';
 import { bansRoutes } from './modules/bans/bans.routes.js';
 import { dataSharingRoutes } from './modules/datasharing/datasharing.routes.js';
+import { buildsRoutes } from './modules/builds/builds.routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
 import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
 import { installersRoutes } from './modules/installers/installers.routes.js';
 import { licenseRoutes } from './modules/license/license.routes.js';
+import { investigationsRoutes } from './modules/investigations/investigations.routes.js';
 import { liveResponseSensorRoutes } from './modules/live-response/live-response-sensor.routes.js';
 import { liveResponseRoutes } from './modules/live-response/live-response.routes.js';
 import { partitionsRoutes } from './modules/partitions/partitions.routes.js';
@@ -31,6 +34,7 @@ import { sensorsRoutes } from './modules/sensors/sensors.routes.js';
 import { sitesRoutes } from './modules/sites/sites.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { threatReportsRoutes } from './modules/threat-reports/threat-reports.routes.js';
+import { throttleRoutes } from './modules/throttle/throttle.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { watchlistsRoutes } from './modules/watchlists/watchlists.routes.js';
 import { VIGIL_VERSION } from './version.js';
@@ -84,6 +88,10 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(alertsRoutes, { alerts: services.alerts });
   await app.register(processSearchRoutes, { processSearch: services.processSearch });
   await app.register(binarySearchRoutes, { binarySearch: services.binarySearch });
+  await app.register(buildsRoutes, { builds: services.builds });
+  await app.register(dashboardRoutes, { dashboard: services.dashboard });
+  await app.register(investigationsRoutes, { investigations: services.investigations });
+  await app.register(throttleRoutes, { throttle: services.throttle });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

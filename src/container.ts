@@ -32,6 +32,9 @@ import { BinariesService } from './modules/binaries/binaries.service.js';
 import { BinarySearchService } from './modules/binaries/binary-search.service.js';
 import { BINARY_SEARCH_HANDLER, PooledBinarySearchStore } from './modules/binaries/binary-search.store.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
+import { BuildsService } from './modules/builds/builds.service.js';
+import { DashboardService } from './modules/dashboard/dashboard.service.js';
+import { DASHBOARD_HANDLER, PooledDashboardStore } from './modules/dashboard/dashboard.store.js';
 import { ThreadedEventStore } from './modules/processes/event-store.threaded.js';
 import { ProcessDetailService } from './modules/processes/process-detail.service.js';
 import { sqliteSegmentChunks } from './modules/processes/chunk-files.js';
@@ -55,6 +58,8 @@ import { LicenseService } from './modules/license/license.service.js';
 import { SqlLicenseStore } from './modules/license/license.store.js';
 import { IngressFiltersService } from './modules/ingress-filters/ingress-filters.service.js';
 import { SqlIngressFiltersStore } from './modules/ingress-filters/ingress-filters.store.js';
+import { InvestigationsService } from './modules/investigations/investigations.service.js';
+import { SqlInvestigationsStore } from './modules/investigations/investigations.store.js';
 import { CommandWaiters } from './modules/live-response/command-waiters.js';
 import { FileTransfers } from './modules/live-response/file-transfers.js';
 import { LiveResponseCheckin } from './modules/live-response/live-response-checkin.js';
@@ -71,6 +76,9 @@ import { TeamsService } from './modules/teams/teams.service.js';
 import { ThreatReportsService } from './modules/threat-reports/threat-reports.service.js';
 import { SqlThreatReportsStore } from './modules/threat-reports/threat-reports.store.js';
 import { SqlTeamsStore } from './modules/teams/teams.store.js';
+import { ThrottleDelivery } from './modules/throttle/throttle-delivery.js';
+import { ThrottleService } from './modules/throttle/throttle.service.js';
+import { SqlThrottleStore } from './modules/throttle/throttle.store.js';
 import { loadOrCreateTokenKey } from './modules/users/token-key.js';
 import { UsersService } from './modules/users/users.service.js';
 import { SqlUsersStore } from './modules/users/users.store.js';
@@ -104,6 +112,10 @@ export interface Services {
   dataSharing: DataSharingService;
   installers: InstallersService;
   license: LicenseService;
+  builds: BuildsService;
+  dashboard: DashboardService;
+  investigations: InvestigationsService;
+  throttle: ThrottleService;
   /** The sink the watchlist and feed matcher reports hits to. */
   detection: DetectionService;
 }
@@ -142,6 +154,9 @@ export async function createContainer(config: Config): Promise<Container> {
   const bans = new BansService(bansStore);
   const banLists = new BanListDelivery(bansStore, sensorsStore, groups);
   sensors.onCheckin((sensor, completed, nowMs) => banLists.checkin(sensor, completed.map((done) => done.id), nowMs));
+  const throttleStore = new SqlThrottleStore(db);
+  const throttleDelivery = new ThrottleDelivery(throttleStore, sensorsStore);
+  sensors.onCheckin((sensor, _completed, nowMs) => throttleDelivery.checkin(sensor, nowMs));
   const liveResponse = buildLiveResponse(config, db, sensorsStore);
   sensors.onCheckin((sensor, completed, nowMs) => liveResponse.checkin.checkin(sensor, completed, nowMs));
   const detectionActions = new DetectionActions(new SqlDetectionActionsStore(db));
@@ -171,6 +186,7 @@ export async function createContainer(config: Config): Promise<Container> {
       [PROCESS_EVENTS_HANDLER.name]: PROCESS_EVENTS_HANDLER.url,
       [DETECTION_MATCH_HANDLER.name]: DETECTION_MATCH_HANDLER.url,
       [DOCUMENT_TAGS_HANDLER.name]: DOCUMENT_TAGS_HANDLER.url,
+      [DASHBOARD_HANDLER.name]: DASHBOARD_HANDLER.url,
     },
   });
   const ingest = new IngestPipeline(
@@ -181,6 +197,8 @@ export async function createContainer(config: Config): Promise<Container> {
     config.eventUploadDecodedLimitBytes,
     bans,
   );
+  const processDetail = new SqlProcessDetailStore(db, sqliteSegmentChunks(db));
+  const investigations = new InvestigationsService(new SqlInvestigationsStore(db), processDetail);
   const detection = new DetectionService(new SqlDetectionStore(db), new PooledDocumentTags(searchPool));
   const services: Services = {
     users: new UsersService(new SqlUsersStore(db), teamsStore, loadOrCreateTokenKey(config.dataDir)),
@@ -193,10 +211,12 @@ export async function createContainer(config: Config): Promise<Container> {
     sensors,
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries')), (md5s) => detection.binaryTags(md5s)),
-    processes: new ProcessDetailService(new SqlProcessDetailStore(db, sqliteSegmentChunks(db)), new PooledEventListStore(searchPool), (rows) => detection.segmentTags(rows)),
+    processes: new ProcessDetailService(processDetail, new PooledEventListStore(searchPool), (rows) => detection.segmentTags(rows)),
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,
-    processSearch: new ProcessSearchService(new PooledProcessSearchStore(searchPool), (rows) => detection.segmentTags(rows)),
+    processSearch: new ProcessSearchService(
+      new PooledProcessSearchStore(searchPool), (rows) => detection.segmentTags(rows), Date.now, (ids) => investigations.taggedInvestigations(ids),
+    ),
     binarySearch: new BinarySearchService(new PooledBinarySearchStore(searchPool), (md5s) => detection.binaryTags(md5s)),
     ingest,
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
@@ -213,6 +233,10 @@ export async function createContainer(config: Config): Promise<Container> {
       certificate: () => (config.tls ? readFileSync(tlsFiles(config.dataDir).certFile, 'utf8') : undefined),
     }),
     license: new LicenseService(new SqlLicenseStore(db), { count: () => sensorsStore.count({}) }, VIGIL_VERSION),
+    builds: new BuildsService(sensors),
+    dashboard: new DashboardService(sensors, new PooledDashboardStore(searchPool)),
+    investigations,
+    throttle: new ThrottleService(throttleStore),
     detection,
   };
   const detectionRuntime = startDetection(config, {

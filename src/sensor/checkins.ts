@@ -1,6 +1,6 @@
 /**
  * A simulated sensor's check-in loop. It reports the endpoint's clock, uptime and isolation state,
- * applies isolate/unisolate and ban lists, answers live response, and acknowledges every
+ * applies isolate/unisolate, ban lists and throttle rules, answers live response, and acknowledges every
  * instruction by id, with its result where it has one (kept until a check-in carrying it is
  * answered). Instructions come again until acknowledged, so each is applied once and acknowledged
  * as often as it is sent; a new one triggers an immediate check-in so that its effect, or its
@@ -10,6 +10,7 @@
 import type { BanListPayload } from '../modules/bans/bans.schemas.js';
 import type { CommandInstruction } from '../modules/live-response/live-response.schemas.js';
 import type { Instruction } from '../modules/sensors/sensor-protocol.schemas.js';
+import type { ThrottlePayload } from '../modules/throttle/throttle.schemas.js';
 import type { Endpoint } from './endpoint.js';
 import { SensorRequestError, type SensorClient } from './client.js';
 import { LiveResponder } from './live-response.js';
@@ -96,6 +97,7 @@ export class Checkins {
       case 'isolate': this.endpoint.isolated = true; return undefined;
       case 'unisolate': this.endpoint.isolated = false; return undefined;
       case 'ban_list': this.endpoint.bans.apply(instruction.payload as BanListPayload); return undefined;
+      case 'throttle': this.endpoint.throttle.apply(instruction.payload as ThrottlePayload); return undefined;
       case 'live_response_session': return this.liveResponse.attach();
       case 'live_response': return this.liveResponse.run(instruction.payload as CommandInstruction);
       default: return undefined;

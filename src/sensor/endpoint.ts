@@ -14,6 +14,7 @@ import type { BootNode, CrossprocAction, Os, Range } from './catalog.js';
 import { FileSystem } from './file-system.js';
 import { Host, type Resolved } from './host.js';
 import { Random, weighted } from './random.js';
+import { UploadThrottle } from './upload-throttle.js';
 
 export interface EndpointOptions {
   seed: string;
@@ -64,6 +65,8 @@ export class Endpoint {
   isolated = false;
   /** Programs whose image is banned are blocked: their parent reports a processblock instead. */
   readonly bans = new BanList();
+  /** The upload limits of its site, from the server's throttle instructions. */
+  readonly throttle = new UploadThrottle();
   /** The binaries its processes used and the files put there, for live response. */
   readonly files: FileSystem;
   processesStarted = 0;

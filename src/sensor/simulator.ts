@@ -2,7 +2,8 @@
  * `vigil simulate`: a fleet of simulated endpoints against a real server. Every sensor registers
  * with the group's install code, checks in on its own timer (acknowledging instructions and
  * honouring isolation), uploads the binaries its events reference, and streams its events in
- * numbered batches, one in flight at a time, until its process budget or the duration is spent.
+ * numbered batches, one in flight at a time, within its site's throttle rules, until its process
+ * budget or the duration is spent.
  * The run ends when every batch sent has been answered.
  */
 import { performance } from 'node:perf_hooks';
@@ -155,6 +156,7 @@ async function stream(endpoint: Endpoint, client: SensorClient, { batchSize, sto
   let sequence = 0;
   let batch = next();
   while (batch) {
+    await throttled(endpoint, batch);
     if (!(await uploadBinaries(endpoint, client, batch.binaries, totals))) return;
     await pacer?.take(batch.events.length);
     const { events } = batch;
@@ -183,6 +185,17 @@ async function stream(endpoint: Endpoint, client: SensorClient, { batchSize, sto
     batch = next();
     if (!(await acknowledged)) return;
   }
+}
+
+/** Waits as its site's throttle rules ask before a batch and its binaries go (upload-throttle.ts). */
+async function throttled(endpoint: Endpoint, batch: { events: SensorEvent[]; binaries: Binary[] }): Promise<void> {
+  const limit = endpoint.throttle.limitAt(endpoint.sensorTime(Date.now()));
+  // Sizing a batch costs a serialization: only done while a limit is in force.
+  const bytes = limit === undefined
+    ? 0
+    : Buffer.byteLength(JSON.stringify(batch.events)) + batch.binaries.reduce((sum, binary) => sum + binary.content.length, 0);
+  const wait = endpoint.throttle.delayFor(bytes, limit, performance.now());
+  if (wait > 0) await sleep(wait);
 }
 
 async function uploadBinaries(endpoint: Endpoint, client: SensorClient, binaries: Binary[], totals: Totals): Promise<boolean> {

@@ -786,4 +786,66 @@ export const sqliteMigrations: readonly Migration[] = [
       INSERT INTO server_license (id, server_token) VALUES (1, lower(hex(randomblob(16))));
     `,
   },
+  {
+    version: 16,
+    name: 'investigations, tagged events, site throttle rules and their delivery',
+    sql: `
+      -- Investigations (cbapi investigation.yaml); "Default Investigation" (1) always exists.
+      -- created_by is the username, '' for the system's own.
+      CREATE TABLE investigations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        notes TEXT NOT NULL DEFAULT '',
+        created_by TEXT NOT NULL DEFAULT '',
+        started_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL
+      );
+      INSERT INTO investigations (id, name, started_ms, updated_ms) VALUES
+        (1, 'Default Investigation', CAST(unixepoch('subsec') * 1000 AS INTEGER), CAST(unixepoch('subsec') * 1000 AS INTEGER));
+
+      -- Events tagged into an investigation (cbapi tagged_event.yaml). process_guid is the tagged
+      -- process's id ('' for a note that names none), group_id its sensor group when tagged (who
+      -- may see the tag); start_ms the process start on the sensor's clock.
+      CREATE TABLE tagged_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        investigation_id INTEGER NOT NULL REFERENCES investigations (id) ON DELETE CASCADE,
+        process_guid TEXT NOT NULL DEFAULT '',
+        segment_id INTEGER NOT NULL DEFAULT 0,
+        pid INTEGER,
+        group_id INTEGER,
+        event_id INTEGER,
+        event_type TEXT NOT NULL DEFAULT '',
+        event_data TEXT NOT NULL DEFAULT '{}',
+        start_ms INTEGER,
+        tagged_ms INTEGER NOT NULL,
+        tagged_by TEXT NOT NULL DEFAULT '',
+        notes TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX tagged_events_by_investigation ON tagged_events (investigation_id);
+      CREATE INDEX tagged_events_by_process ON tagged_events (process_guid) WHERE process_guid <> '';
+
+      -- Site throttle rules (cbapi throttle.yaml): on day_of_week (0 Sunday .. 6 Saturday), from
+      -- hour from_hour up to to_hour (0..24, the sensor's local time), the site's sensors send at
+      -- most bytes_per_second. Sensors enforce them; sensor_throttle is the rule list (JSON) each
+      -- sensor was last sent and the instruction that carries it.
+      CREATE TABLE throttle_rules (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        site_id INTEGER NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
+        day_of_week INTEGER NOT NULL,
+        from_hour INTEGER NOT NULL,
+        to_hour INTEGER NOT NULL,
+        bytes_per_second REAL NOT NULL
+      );
+      CREATE INDEX throttle_rules_by_site ON throttle_rules (site_id);
+      CREATE TABLE sensor_throttle (
+        sensor_id INTEGER PRIMARY KEY,
+        rules TEXT NOT NULL,
+        instruction_id INTEGER NOT NULL
+      );
+
+      -- The dashboard counts recent watchlist hits by time.
+      CREATE INDEX watchlist_process_hits_by_time ON watchlist_process_hits (hit_ms);
+      CREATE INDEX watchlist_binary_hits_by_time ON watchlist_binary_hits (hit_ms);
+    `,
+  },
 ];

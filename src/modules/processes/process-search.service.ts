@@ -36,6 +36,7 @@ export class ProcessSearchService {
     private readonly store: ProcessSearchStore,
     private readonly tags: SegmentTagsSource = async () => new Map(),
     private readonly now: () => number = Date.now,
+    private readonly investigations: TaggedInvestigationsSource = async () => new Map(),
   ) {}
 
   async search(actor: Principal, params: SearchParams): Promise<ProcessSearchReply> {
@@ -59,22 +60,38 @@ export class ProcessSearchService {
       facets[field] = counts.map((c) => facetEntry(lower ? c.name.toLowerCase() : c.name, c.count, result.total));
     }
     const tags = result.rows.length > 0 ? await this.tags(result.rows.map((row) => row.segment_row)) : new Map<number, DocumentTags>();
+    const results = result.rows.map((row) => searchDocument(row, tags.get(row.segment_row)));
     return {
       terms: queryTerms(params),
-      results: result.rows.map((row) => searchDocument(row, tags.get(row.segment_row))),
+      results,
       elapsed: (performance.now() - began) / 1000,
       comprehensive_search: true,
       all_segments: true,
       total_results: result.total,
       highlights: [],
       facets,
-      tagged_pids: {},
+      tagged_pids: await this.taggedPids(results),
       start,
       incomplete_results: false,
       filtered: {},
     };
   }
+
+  /** tagged_pids: each result document's unique_id with the investigations its process was tagged into. */
+  private async taggedPids(results: readonly ProcessSearchDocument[]): Promise<ProcessSearchReply['tagged_pids']> {
+    if (results.length === 0) return {};
+    const tagged = await this.investigations([...new Set(results.map((document) => document.id))]);
+    const pids: ProcessSearchReply['tagged_pids'] = {};
+    for (const document of results) {
+      const investigations = tagged.get(document.id);
+      if (investigations) pids[document.unique_id] = investigations;
+    }
+    return pids;
+  }
 }
+
+/** The investigations of processes that events were tagged on, by process id (without segment). */
+export type TaggedInvestigationsSource = (processIds: readonly string[]) => Promise<Map<string, { name: string; id: number }[]>>;
 
 /** A matching segment as process search shows it: the process document, and the watchlists and feeds that hit it. */
 function searchDocument(row: ProcessRow, tags: DocumentTags | undefined): ProcessSearchDocument {

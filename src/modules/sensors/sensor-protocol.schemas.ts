@@ -72,6 +72,7 @@ export const Instruction = Type.Object({
     Type.Literal('isolate'),
     Type.Literal('unisolate'),
     Type.Literal('ban_list'),
+    Type.Literal('throttle'),
     Type.Literal('live_response_session'),
     Type.Literal('live_response'),
     Type.Literal('restart'),

@@ -1,0 +1,20 @@
+import { after, describe } from 'node:test';
+import { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
+import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
+import { forEachDialect } from '../../../test/support/dialects.js';
+import { DASHBOARD_HANDLER, PooledDashboardStore, SqlDashboardStore } from './dashboard.store.js';
+import { dashboardStoreContract } from './dashboard.store.contract.js';
+
+describe('on the database connection', () => {
+  forEachDialect((fresh) => dashboardStoreContract(fresh, (db) => new SqlDashboardStore(db)));
+});
+
+describe('in the read pool', () => {
+  const pools: SqliteReadPool[] = [];
+  after(() => Promise.all(pools.map((pool) => pool.close())));
+  forEachDialect((fresh) => dashboardStoreContract(fresh, (db) => {
+    const pool = new SqliteReadPool((db as SqliteDatabase).connection.name, { workers: 1, handlers: { [DASHBOARD_HANDLER.name]: DASHBOARD_HANDLER.url } });
+    pools.push(pool);
+    return new PooledDashboardStore(pool);
+  }));
+});
