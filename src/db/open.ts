@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
+import { LockWaiters } from './dialects/sqlite-lock-waiters.js';
 import { SqliteDatabase } from './dialects/sqlite.js';
 import { migrate } from './migrate.js';
 import { sqliteMigrations } from './migrations/sqlite.js';
@@ -14,7 +15,10 @@ export const SQLITE_FILE = 'vigil.db';
 export async function openDatabase(config: Config): Promise<SqliteDatabase> {
   mkdirSync(config.dataDir, { recursive: true });
   // The request thread's connection: waiting for the writer's lock must not hold the event loop.
-  const db = SqliteDatabase.open(join(config.dataDir, SQLITE_FILE), { yieldWhenBusy: true });
+  // Its count of waiting connections goes to the worker threads, so the event writer lets them go first.
+  const db = SqliteDatabase.open(join(config.dataDir, SQLITE_FILE), {
+    yieldWhenBusy: true, lockWaitMs: config.databaseLockWaitMs, lockWaiters: new LockWaiters(),
+  });
   try {
     await migrate(db, sqliteMigrations);
   } catch (error) {
