@@ -12,8 +12,8 @@
  *   loop runs on; SQLite's busy timeout would sleep inside the call. Others wait inside SQLite,
  *   on threads of their own;
  * - a transaction holds the lock from its first statement, so nothing in it can find it taken;
- * - statements on the database itself wait while a transaction of this connection is open, so
- *   that they never run inside another caller's transaction (and roll back with it);
+ * - writes on the database itself wait while a transaction of this connection is open, so that
+ *   they never run inside another caller's transaction (and roll back with it);
  * - a wait longer than `lockWaitMs` fails with DatabaseBusy, which clients get as 503 with
  *   Retry-After, not as a 500.
  */
@@ -84,18 +84,18 @@ abstract class SqliteExecutor implements SqlExecutor {
   constructor(readonly connection: Database.Database, private readonly statements: Map<string, Database.Statement>) {}
 
   all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return this.perform(() => this.statement(sql).all(...bindable(params)) as T[]);
+    return this.perform(sql, (statement) => statement.all(...bindable(params)) as T[]);
   }
 
   get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    return this.perform(() => this.statement(sql).get(...bindable(params)) as T | undefined);
+    return this.perform(sql, (statement) => statement.get(...bindable(params)) as T | undefined);
   }
 
   run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-    return this.perform(() => ({ changes: this.statement(sql).run(...bindable(params)).changes }));
+    return this.perform(sql, (statement) => ({ changes: statement.run(...bindable(params)).changes }));
   }
 
-  protected abstract perform<T>(statement: () => T): Promise<T>;
+  protected abstract perform<T>(sql: string, execute: (statement: Database.Statement) => T): Promise<T>;
 
   protected statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
@@ -109,8 +109,8 @@ abstract class SqliteExecutor implements SqlExecutor {
 
 /** What a transaction's work runs its SQL through: the transaction holds the lock, so statements run at once. */
 class SqliteTransaction extends SqliteExecutor {
-  protected perform<T>(statement: () => T): Promise<T> {
-    return guarded(statement);
+  protected perform<T>(sql: string, execute: (statement: Database.Statement) => T): Promise<T> {
+    return guarded(() => execute(this.statement(sql)));
   }
 }
 
@@ -194,14 +194,29 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
     }
   }
 
-  /** A statement of its own: after the open transaction, if any, and once it has the write lock if it writes. */
-  protected async perform<T>(statement: () => T): Promise<T> {
+  /**
+   * A statement of its own. A write waits for the transaction open on this connection, if any, so
+   * as not to join it; a read runs at once (and sees that transaction's rows so far, as SQLite
+   * lets a connection see its own). Then it waits for the write lock, if it writes.
+   */
+  protected async perform<T>(sql: string, execute: (statement: Database.Statement) => T): Promise<T> {
+    let statement: Database.Statement;
+    try {
+      statement = this.statement(sql);
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+    return this.withLock(() => execute(statement), !statement.readonly);
+  }
+
+  /** Runs `attempt` until it does not find the write lock taken, waiting on a timer in between if so opened. */
+  private async withLock<T>(attempt: () => T, writes: boolean): Promise<T> {
     let deadline: number | undefined;
     try {
       for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, LONGEST_BUSY_PAUSE_MS)) {
-        while (this.openTransaction) await this.openTransaction.ended;
+        while (writes && this.openTransaction) await this.openTransaction.ended;
         try {
-          return statement();
+          return attempt();
         } catch (error) {
           if (!isBusy(error) || !this.options.yieldWhenBusy) throw translateDriverError(error);
           if (deadline === undefined) {
@@ -226,13 +241,13 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
   /** Takes the write lock (BEGIN IMMEDIATE), waiting for it as any statement does. */
   private async begin(): Promise<void> {
     if (this.options.letWaitingWritersFirst) this.options.lockWaiters?.letWaitingGoFirst(WAITING_WRITERS_FIRST_MS);
-    await this.perform(() => {
+    await this.withLock(() => {
       this.statement('BEGIN IMMEDIATE').run();
       // In the same synchronous step: no statement of another caller may slip in between.
       let end!: () => void;
       const ended = new Promise<void>((resolve) => (end = resolve));
       this.openTransaction = { ended, end };
-    });
+    }, true);
   }
 
   private commit(): void {
