@@ -150,17 +150,7 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
   }
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.enqueue(async () => {
-      await this.begin();
-      try {
-        const result = await work(this.transactionExecutor);
-        this.commit();
-        return result;
-      } catch (error) {
-        this.end();
-        throw error;
-      }
-    });
+    return this.inTransaction(() => work(this.transactionExecutor));
   }
 
   /**
@@ -168,17 +158,7 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
    * transactions. For the ingest writer, whose batches are too hot for one Promise per statement.
    */
   transactionSync<T>(work: (connection: Database.Database) => T): Promise<T> {
-    return this.enqueue(async () => {
-      await this.begin();
-      try {
-        const result = work(this.connection);
-        this.commit();
-        return result;
-      } catch (error) {
-        this.end();
-        throw error;
-      }
-    });
+    return this.inTransaction(() => work(this.connection));
   }
 
   /** In a transaction of its own: a script that found the lock taken halfway would otherwise be retried from its start. */
@@ -232,7 +212,19 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
     }
   }
 
-  private enqueue<T>(run: () => Promise<T>): Promise<T> {
+  /** Runs `work` in a transaction once those queued before it have settled. */
+  private inTransaction<T>(work: () => T | Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      await this.begin();
+      try {
+        const result = await work();
+        this.commit();
+        return result;
+      } catch (error) {
+        this.end();
+        throw error;
+      }
+    };
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;
