@@ -33,16 +33,17 @@ describe('SQLite writes while another connection holds the write lock', () => {
   });
 
   /** Holds the lock on `other` (same thread) until a timer releases it: a wait inside SQLite could never see it released. */
-  function holdLockFor(ms: number): { ticks: () => number } {
+  function holdLockFor(ms: number): { ticks: () => number; released: Promise<void> } {
     other.prepare('BEGIN IMMEDIATE').run();
     other.prepare('INSERT INTO t (n) VALUES (0)').run();
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 5);
-    setTimeout(() => {
+    const released = new Promise<void>((resolve) => setTimeout(() => {
       other.prepare('COMMIT').run();
       clearInterval(ticker);
-    }, ms);
-    return { ticks: () => ticks };
+      resolve();
+    }, ms));
+    return { ticks: () => ticks, released };
   }
 
   const numbers = async () => (await db.all<{ n: number }>('SELECT n FROM t ORDER BY id')).map((row) => row.n);
@@ -87,7 +88,7 @@ describe('SQLite writes while another connection holds the write lock', () => {
   });
 
   it('fails with DatabaseBusy (503, Retry-After) once the lock stays taken past the wait, having written nothing', async () => {
-    holdLockFor(1_300);
+    const held = holdLockFor(1_300);
     const began = Date.now();
     const [statement, transaction] = await Promise.allSettled([
       db.get('INSERT INTO t (n) VALUES (7) RETURNING n'),
@@ -101,8 +102,18 @@ describe('SQLite writes while another connection holds the write lock', () => {
       assert.equal(error.code, 'unavailable');
       assert.ok(error.retryAfterSeconds > 0);
     }
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await held.released;
     assert.deepEqual(await numbers(), [0]);
+  });
+
+  it('opens another connection to the file without waiting for the lock', async () => {
+    const held = holdLockFor(300);
+    const began = Date.now();
+    const second = SqliteDatabase.open(file, { lockWaitMs: 5_000 });
+    assert.ok(Date.now() - began < 200, `opening took ${Date.now() - began} ms`);
+    assert.equal(second.connection.pragma('auto_vacuum', { simple: true }), 2, 'the file was made with incremental vacuum');
+    second.connection.close();
+    await held.released;
   });
 
   it('runs a write of its own after the transaction open on the connection, never inside it', async () => {

@@ -124,15 +124,17 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
 
   static open(file: string, options: SqliteOpenOptions = {}): SqliteDatabase {
     const connection = new Database(file);
+    connection.pragma(`busy_timeout = ${options.yieldWhenBusy ? 0 : options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS}`);
     // Takes effect only on a new file (before its first table): space freed by deleting an event
-    // partition can then be given back to the file system (docs/adr/0009-partitions.md).
-    connection.pragma('auto_vacuum = INCREMENTAL');
+    // partition can then be given back to the file system (docs/adr/0009-partitions.md). Only
+    // asked of an empty file: on one in use it takes the write lock, so that opening a connection
+    // (a worker thread's, a `vigil` command's) failed while the event writer committed.
+    if (connection.pragma('page_count', { simple: true }) === 0) connection.pragma('auto_vacuum = INCREMENTAL');
     connection.pragma('journal_mode = WAL');
     // NORMAL in WAL mode survives a crash of this process; FULL would also survive power loss
     // at a large cost per commit. The ingest writer decides its own durability per batch.
     connection.pragma('synchronous = NORMAL');
     connection.pragma('foreign_keys = ON');
-    connection.pragma(`busy_timeout = ${options.yieldWhenBusy ? 0 : options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS}`);
     // 64 MB of page cache (the default is 2 MB): the event store's indexes are hot and large.
     connection.pragma('cache_size = -65536');
     return new SqliteDatabase(connection, options);
