@@ -165,6 +165,7 @@ export async function createContainer(config: Config): Promise<Container> {
   const eventStore = new ThreadedEventStore(
     join(config.dataDir, SQLITE_FILE),
     { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 },
+    { lockWait: db.lockWait },
   );
   const partitionsStore = new SqlPartitionsStore(db);
   const storage = new StorageMaintenance(partitionsStore, eventStore, {
@@ -175,7 +176,7 @@ export async function createContainer(config: Config): Promise<Container> {
     warnDiskShare: config.storageWarnDiskShare,
   }, () => diskSpaceOf(config.dataDir));
   const alertsStore = new SqlAlertsStore(db);
-  const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE));
+  const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE), db.lockWait);
   const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
     workers: config.searchWorkers,
     timeLimitMs: config.searchTimeLimitMs,

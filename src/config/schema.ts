@@ -105,6 +105,11 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'A search (or a large event read) still running after this long is stopped and answered 504 query_timeout.',
     }),
+    databaseLockWaitMs: Type.Integer({
+      default: 10_000,
+      minimum: 1,
+      description: 'How long a write waits for the embedded database\'s write lock (held by the event writer\'s commits, a bulk change, another process) before the request is answered 503 with Retry-After.',
+    }),
     ingestMaxEventsPerCommit: Type.Integer({
       // Index pages a commit dirties are shared by its batches: 16 batches of 2,000 events per
       // commit write a fifth fewer bytes per event than 10 (bench/RESULTS.md, bench/ingest).

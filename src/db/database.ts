@@ -20,7 +20,8 @@ export interface SqlDatabase extends SqlExecutor {
   readonly dialect: 'sqlite' | 'postgres';
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
-   * Transactions are serialized; `work` must do its SQL through the executor it is given.
+   * Transactions are serialized; `work` must do its SQL through the executor it is given (a write
+   * on the database itself waits for the transaction to end: from inside `work`, forever).
    */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Runs a script of several statements (migrations). */

@@ -6,6 +6,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, Worker } from 'node:worker_threads';
+import { DatabaseBusy } from './errors.js';
 
 export interface WorkerFailure {
   message: string;
@@ -55,7 +56,7 @@ export class WorkerClient<Request extends { id: number; kind: string }, Reply ex
       const waiting = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
       if (reply.error === undefined) waiting?.resolve(reply);
-      else waiting?.reject(Object.assign(new Error(`${name}: ${reply.error.message}`), { code: reply.error.code }));
+      else waiting?.reject(rebuild(name, reply.error));
     });
     // A worker that died takes no more work: every pending and later request fails.
     this.worker.on('error', (error) => this.fail(error instanceof Error ? error : new Error(`${name}: ${JSON.stringify(error)}`)));
@@ -98,8 +99,17 @@ export function serveRequests<Request extends { id: number }, Reply extends Work
   });
 }
 
+const BUSY = 'SQLITE_BUSY';
+
 /** Driver errors (SqliteError) do not survive the trip between threads as themselves. */
 function describe(error: unknown): WorkerFailure {
+  if (error instanceof DatabaseBusy) return { message: error.message, code: BUSY };
   const { message, code } = error as { message?: unknown; code?: unknown };
   return { message: String(message ?? error), code: typeof code === 'string' ? code : undefined };
+}
+
+/** The worker's failure on this side: a busy database still answers 503, not 500. */
+function rebuild(name: string, failure: WorkerFailure): Error {
+  const error = Object.assign(new Error(`${name}: ${failure.message}`), { code: failure.code });
+  return failure.code?.startsWith(BUSY) ? new DatabaseBusy(error) : error;
 }

@@ -14,7 +14,9 @@ export type ErrorCode =
   /** Something the server had to fetch (a feed) took too long. */
   | 'timeout'
   /** A search ran past the server's time limit and was stopped. */
-  | 'query_timeout';
+  | 'query_timeout'
+  /** The server cannot take the request now; the client may send it again later. */
+  | 'unavailable';
 
 export class DomainError extends Error {
   constructor(
@@ -78,5 +80,16 @@ export class PreconditionFailedError extends DomainError {
 export class QueryTimeoutError extends DomainError {
   constructor(limitMs: number) {
     super('query_timeout', `The search took longer than the server's limit of ${limitMs / 1000} s and was stopped; narrow the query or its time range`);
+  }
+}
+
+/**
+ * The request was not carried out because the server is busy (its database's write lock stayed
+ * taken past the configured wait); nothing of it took effect and the client may send it again
+ * after `retryAfterSeconds`.
+ */
+export class UnavailableError extends DomainError {
+  constructor(message: string, reason: string, readonly retryAfterSeconds: number) {
+    super('unavailable', message, reason);
   }
 }

@@ -12,13 +12,13 @@ import type { CommandInstruction } from '../modules/live-response/live-response.
 import type { Instruction } from '../modules/sensors/sensor-protocol.schemas.js';
 import type { ThrottlePayload } from '../modules/throttle/throttle.schemas.js';
 import type { Endpoint } from './endpoint.js';
-import { SensorRequestError, type SensorClient } from './client.js';
+import { isServerBusy, SensorRequestError, type SensorClient } from './client.js';
 import { LiveResponder } from './live-response.js';
 
 export class Checkins {
   /** The last check-in was answered. */
   online = false;
-  /** Check-ins lost to network errors or 5xx (the next one repeats them). */
+  /** Check-ins lost to network errors or 5xx (the next one repeats them); a 503 (busy) is sent again after its Retry-After. */
   failures = 0;
 
   private readonly applied = new Set<number>();
@@ -85,7 +85,8 @@ export class Checkins {
       }
     } catch (error) {
       this.online = false;
-      if (error instanceof SensorRequestError && error.status >= 400 && error.status < 500) this.onRefused(error);
+      if (error instanceof SensorRequestError && isServerBusy(error.status)) nextMs = Math.min(nextMs, error.retryAfterMs ?? nextMs);
+      else if (error instanceof SensorRequestError && error.status >= 400 && error.status < 500) this.onRefused(error);
       else this.failures++;
     }
     this.schedule(news ? 0 : nextMs);

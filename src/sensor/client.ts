@@ -50,6 +50,8 @@ export class SensorRequestError extends Error {
     readonly status: number,
     readonly reason: string,
     message: string,
+    /** The server's Retry-After, when it sent one (with 503: busy, nothing done). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'SensorRequestError';
@@ -59,6 +61,7 @@ export class SensorRequestError extends Error {
 interface Reply {
   status: number;
   body: Buffer;
+  retryAfterMs: number | undefined;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5_000, giveUpAfterMs: 120_000 };
@@ -75,9 +78,7 @@ export async function fetchInstallCode(
   apiToken: string,
   groupId: number,
 ): Promise<string> {
-  const client = new SensorClient(options);
-  const reply = await client.call('GET', `/api/v1/group/${groupId}/install_code`, { 'X-Auth-Token': apiToken });
-  return (reply as { install_code: string }).install_code;
+  return new SensorClient(options).installCode(apiToken, groupId);
 }
 
 export class SensorClient {
@@ -103,14 +104,25 @@ export class SensorClient {
     this.timeoutMs = options.timeoutMs ?? 60_000;
   }
 
-  /** Registers a new sensor with the group's install code; later calls authenticate as it. */
+  /** The group's install code, read with an API token (retried: reading twice is harmless). */
+  async installCode(apiToken: string, groupId: number): Promise<string> {
+    const reply = await this.withRetry('GET', `/api/v1/group/${groupId}/install_code`, { 'X-Auth-Token': apiToken });
+    return (reply as { install_code: string }).install_code;
+  }
+
+  /**
+   * Registers a new sensor with the group's install code; later calls authenticate as it. Retried
+   * only on 503, where the server says it did nothing: after a network error or another 5xx the
+   * sensor may have been registered, and registering again would leave a second one behind.
+   */
   async register(installCode: string, facts: Omit<RegisterBody, 'install_code'>): Promise<RegisterReply> {
-    const reply = (await this.call('POST', '/sensor/v1/register', {}, json({ ...facts, install_code: installCode }))) as RegisterReply;
+    const body = json({ ...facts, install_code: installCode });
+    const reply = (await this.withRetry('POST', '/sensor/v1/register', {}, body, isServerBusy)) as RegisterReply;
     this.credentials = { sensorId: reply.sensor_id, secret: reply.sensor_secret };
     return reply;
   }
 
-  /** One check-in; not retried here, as the next one repeats it. */
+  /** One check-in; not retried here, as the next one repeats it (Checkins sends it sooner after a 503). */
   async checkin(body: CheckinBody): Promise<CheckinReply> {
     return (await this.call('POST', '/sensor/v1/checkin', this.auth(), json(body))) as CheckinReply;
   }
@@ -151,19 +163,22 @@ export class SensorClient {
     return (await this.withRetry('POST', '/sensor/v1/events', headers, gzipSync(text, { level: 1 }))) as EventsReply;
   }
 
-  private async withRetry(method: string, path: string, headers: Record<string, string>, body: Buffer): Promise<unknown> {
+  private async withRetry(
+    method: string, path: string, headers: Record<string, string>, body?: Buffer, retried: (status: number) => boolean = isTransient,
+  ): Promise<unknown> {
     let delay = this.retry.initialDelayMs;
     let failingSince: number | undefined;
     for (;;) {
       try {
         return await this.call(method, path, headers, body);
       } catch (error) {
-        if (!(error instanceof SensorRequestError) || !isTransient(error.status)) throw error;
+        if (!(error instanceof SensorRequestError) || !retried(error.status)) throw error;
         failingSince ??= Date.now();
         if (Date.now() - failingSince >= this.retry.giveUpAfterMs) {
           throw new SensorRequestError(0, 'unreachable', `${method} ${path}: gave up after ${this.retry.giveUpAfterMs} ms: ${(error as Error).message}`);
         }
-        await sleep(delay / 2 + Math.random() * delay);
+        // Spread out, so that sensors told the same Retry-After do not all come back at once.
+        await sleep(Math.min(error.retryAfterMs ?? 0, this.retry.maxDelayMs) + delay / 2 + Math.random() * delay);
         delay = Math.min(delay * 2, this.retry.maxDelayMs);
         this.retries++;
       }
@@ -183,7 +198,7 @@ export class SensorClient {
     });
     if (reply.status >= 200 && reply.status < 300) return reply;
     const reason = reasonOf(reply);
-    throw new SensorRequestError(reply.status, reason, `${method} ${path}: ${reply.status} ${reason}`);
+    throw new SensorRequestError(reply.status, reason, `${method} ${path}: ${reply.status} ${reason}`, reply.retryAfterMs);
   }
 
   private exchange(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Reply> {
@@ -194,7 +209,9 @@ export class SensorClient {
       }, (response: IncomingMessage) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        response.on('end', () => resolve({
+          status: response.statusCode ?? 0, body: Buffer.concat(chunks), retryAfterMs: retryAfterMsOf(response.headers['retry-after']),
+        }));
         response.on('error', reject);
       });
       request.on('timeout', () => request.destroy(new Error(`no reply within ${this.timeoutMs} ms`)));
@@ -212,6 +229,17 @@ export class SensorClient {
 /** Network errors (status 0), overload and server errors may pass; other refusals will not. */
 function isTransient(status: number): boolean {
   return status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
+/** The server was too busy to do anything with the request (its database's write lock stayed taken). */
+export function isServerBusy(status: number): boolean {
+  return status === 503;
+}
+
+/** Retry-After in seconds; the HTTP-date form is not sent by Vigil. */
+function retryAfterMsOf(header: string | undefined): number | undefined {
+  const seconds = header === undefined ? NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
 function json(value: unknown): Buffer {

@@ -62,7 +62,7 @@ export interface SimulationSummary {
   duplicates: number;
   /** Requests sent again after a network error or a 5xx. */
   retries: number;
-  /** Check-ins lost to network errors or 5xx; refused ones are errors. */
+  /** Check-ins lost to network errors or 5xx (a 503 is sent again after its Retry-After); refused ones are errors. */
   checkin_failures: number;
   binaries: number;
   /** From the end of registration to the last acknowledgement. */

@@ -1,17 +1,27 @@
 /**
  * The embedded default store: one SQLite file opened with better-sqlite3 in WAL mode.
- * better-sqlite3 is synchronous; calls here are short CRUD statements, so they run on the main
+ * better-sqlite3 is synchronous; calls here are short CRUD statements, so they run on the calling
  * thread, while a Promise-based surface keeps stores identical across dialects.
  *
- * The event writer holds the write lock for the length of its commits (up to a few hundred ms).
- * SQLite's busy timeout waits for a lock by sleeping inside the call, which on the request thread
- * would hold the event loop that long for every check-in. A connection opened with `yieldWhenBusy`
- * (the request thread's) waits between attempts on a timer instead.
+ * SQLite has one write lock per file, and other connections take it too: the event writer thread
+ * for the length of its commits (up to a few hundred ms), bulk alert changes, other processes (the
+ * `vigil token` command). No write here may fail because one of them holds it (ADR 0013):
+ * - every statement outside a transaction (a write through `get` or `all`, with RETURNING, too)
+ *   and every transaction's BEGIN IMMEDIATE waits for the lock. A connection opened with
+ *   `yieldWhenBusy` (the request thread's) waits between attempts on a timer, so that the event
+ *   loop runs on; SQLite's busy timeout would sleep inside the call. Others wait inside SQLite,
+ *   on threads of their own;
+ * - a transaction holds the lock from its first statement, so nothing in it can find it taken;
+ * - writes on the database itself wait while a transaction of this connection is open, so that
+ *   they never run inside another caller's transaction (and roll back with it);
+ * - a wait longer than `lockWaitMs` fails with DatabaseBusy, which clients get as 503 with
+ *   Retry-After, not as a 500.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { RunResult, SqlDatabase, SqlExecutor, SqlValue } from '../database.js';
-import { ForeignKeyViolation, UniqueViolation } from '../errors.js';
+import { DatabaseBusy, ForeignKeyViolation, UniqueViolation } from '../errors.js';
+import { LockWaiters } from './sqlite-lock-waiters.js';
 
 type Bindable = Exclude<SqlValue, boolean>;
 
@@ -20,32 +30,45 @@ function bindable(params: readonly SqlValue[]): Bindable[] {
   return params.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
 }
 
-function translateDriverError(error: unknown): unknown {
-  const code = (error as { code?: unknown }).code;
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new UniqueViolation(error);
-  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ForeignKeyViolation(error);
-  return error;
-}
-
-/** How long a write waits for the lock before it fails with SQLITE_BUSY, either way of waiting. */
-const BUSY_PATIENCE_MS = 5_000;
-const LONGEST_BUSY_PAUSE_MS = 20;
-
 function isBusy(error: unknown): boolean {
   return String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
 }
 
-/** Attempts `statement` until it gets the lock, pausing on a timer in between (the event loop runs on). */
-async function whenUnlocked<T>(statement: () => T): Promise<T> {
-  const deadline = Date.now() + BUSY_PATIENCE_MS;
-  for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, LONGEST_BUSY_PAUSE_MS)) {
-    try {
-      return statement();
-    } catch (error) {
-      if (!isBusy(error) || Date.now() >= deadline) throw translateDriverError(error);
-    }
-    await sleep(pauseMs);
-  }
+function translateDriverError(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new UniqueViolation(error);
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ForeignKeyViolation(error);
+  if (isBusy(error)) return new DatabaseBusy(error);
+  return error;
+}
+
+/** How long a statement or a transaction waits for the write lock by default, either way of waiting. */
+export const DEFAULT_LOCK_WAIT_MS = 10_000;
+const LONGEST_BUSY_PAUSE_MS = 20;
+/** The longest the event writer holds back a transaction for the connections waiting for the lock. */
+const WAITING_WRITERS_FIRST_MS = 250;
+
+export interface SqliteOpenOptions {
+  /** Wait for the write lock on a timer instead of inside SQLite: for a thread that must not block. */
+  yieldWhenBusy?: boolean | undefined;
+  /** How long to wait for the write lock before DatabaseBusy (DEFAULT_LOCK_WAIT_MS). */
+  lockWaitMs?: number | undefined;
+  /** This process's count of connections waiting for the lock (sqlite-lock-waiters.ts), shared by its threads. */
+  lockWaiters?: LockWaiters | undefined;
+  /** The event writer: before each transaction, let the connections waiting for the lock take it first. */
+  letWaitingWritersFirst?: boolean | undefined;
+}
+
+/** How the request thread's connection waits for the lock, passed in workerData to a worker's connection. */
+export interface SharedLockWait {
+  lockWaitMs: number | undefined;
+  /** LockWaiters.buffer */
+  lockWaiters: SharedArrayBuffer | undefined;
+}
+
+/** Options for a worker thread's connection that waits for the lock as `shared` says. */
+export function sharingLockWait(shared: SharedLockWait | undefined): SqliteOpenOptions {
+  return { lockWaitMs: shared?.lockWaitMs, lockWaiters: shared?.lockWaiters && new LockWaiters(shared.lockWaiters) };
 }
 
 function guarded<T>(statement: () => T): Promise<T> {
@@ -56,28 +79,23 @@ function guarded<T>(statement: () => T): Promise<T> {
   }
 }
 
-class SqliteExecutor implements SqlExecutor {
-  /** Statements are compiled once per SQL text; stores use a small fixed set of them. */
-  private readonly statements = new Map<string, Database.Statement>();
-
-  constructor(readonly connection: Database.Database, protected readonly yieldWhenBusy = false) {}
+/** Statements of one connection, compiled once per SQL text (stores use a small fixed set of them). */
+abstract class SqliteExecutor implements SqlExecutor {
+  constructor(readonly connection: Database.Database, private readonly statements: Map<string, Database.Statement>) {}
 
   all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return guarded(() => this.statement(sql).all(...bindable(params)) as T[]);
+    return this.perform(sql, (statement) => statement.all(...bindable(params)) as T[]);
   }
 
   get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    return guarded(() => this.statement(sql).get(...bindable(params)) as T | undefined);
+    return this.perform(sql, (statement) => statement.get(...bindable(params)) as T | undefined);
   }
 
   run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-    return this.writing(() => ({ changes: this.statement(sql).run(...bindable(params)).changes }));
+    return this.perform(sql, (statement) => ({ changes: statement.run(...bindable(params)).changes }));
   }
 
-  /** A write: outside a transaction it must take the lock itself, by waiting on a timer if so opened. */
-  protected writing<T>(statement: () => T): Promise<T> {
-    return this.yieldWhenBusy && !this.connection.inTransaction ? whenUnlocked(statement) : guarded(statement);
-  }
+  protected abstract perform<T>(sql: string, execute: (statement: Database.Statement) => T): Promise<T>;
 
   protected statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
@@ -89,44 +107,52 @@ class SqliteExecutor implements SqlExecutor {
   }
 }
 
+/** What a transaction's work runs its SQL through: the transaction holds the lock, so statements run at once. */
+class SqliteTransaction extends SqliteExecutor {
+  protected perform<T>(sql: string, execute: (statement: Database.Statement) => T): Promise<T> {
+    return guarded(() => execute(this.statement(sql)));
+  }
+}
+
 export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
   /** Tail of the queue of transactions: each one starts when the previous has settled. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The transaction open on this connection, if any: `ended` settles when it commits or rolls back. */
+  private openTransaction: { ended: Promise<void>; end: () => void } | undefined;
+  private readonly transactionExecutor: SqliteTransaction;
 
-  static open(file: string, options: { yieldWhenBusy?: boolean } = {}): SqliteDatabase {
+  static open(file: string, options: SqliteOpenOptions = {}): SqliteDatabase {
     const connection = new Database(file);
+    connection.pragma(`busy_timeout = ${options.yieldWhenBusy ? 0 : options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS}`);
     // Takes effect only on a new file (before its first table): space freed by deleting an event
-    // partition can then be given back to the file system (docs/adr/0009-partitions.md).
-    connection.pragma('auto_vacuum = INCREMENTAL');
+    // partition can then be given back to the file system (docs/adr/0009-partitions.md). Only
+    // asked of an empty file: on one in use it takes the write lock, so that opening a connection
+    // (a worker thread's, a `vigil` command's) failed while the event writer committed.
+    if (connection.pragma('page_count', { simple: true }) === 0) connection.pragma('auto_vacuum = INCREMENTAL');
     connection.pragma('journal_mode = WAL');
     // NORMAL in WAL mode survives a crash of this process; FULL would also survive power loss
     // at a large cost per commit. The ingest writer decides its own durability per batch.
     connection.pragma('synchronous = NORMAL');
     connection.pragma('foreign_keys = ON');
-    // The writer thread, or another process (the `vigil token` command), may hold the write lock
-    // for a moment: wait in SQLite, or (yieldWhenBusy) in whenUnlocked's attempts.
-    connection.pragma(`busy_timeout = ${options.yieldWhenBusy ? 0 : BUSY_PATIENCE_MS}`);
     // 64 MB of page cache (the default is 2 MB): the event store's indexes are hot and large.
     connection.pragma('cache_size = -65536');
-    return new SqliteDatabase(connection, options.yieldWhenBusy);
+    return new SqliteDatabase(connection, options);
+  }
+
+  private constructor(connection: Database.Database, private readonly options: SqliteOpenOptions) {
+    const statements = new Map<string, Database.Statement>();
+    super(connection, statements);
+    this.transactionExecutor = new SqliteTransaction(connection, statements);
+  }
+
+  /** How this connection waits for the lock, for the worker threads' connections to wait alike. */
+  get lockWait(): SharedLockWait {
+    return { lockWaitMs: this.options.lockWaitMs, lockWaiters: this.options.lockWaiters?.buffer };
   }
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      await this.writing(() => this.statement('BEGIN IMMEDIATE').run());
-      try {
-        const result = await work(this);
-        this.statement('COMMIT').run();
-        return result;
-      } catch (error) {
-        if (this.connection.inTransaction) this.statement('ROLLBACK').run();
-        throw error;
-      }
-    };
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.inTransaction(() => work(this.transactionExecutor));
   }
 
   /**
@@ -134,14 +160,12 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
    * transactions. For the ingest writer, whose batches are too hot for one Promise per statement.
    */
   transactionSync<T>(work: (connection: Database.Database) => T): Promise<T> {
-    const run = (): T => this.connection.transaction(() => work(this.connection)).immediate();
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.inTransaction(() => work(this.connection));
   }
 
+  /** In a transaction of its own: a script that found the lock taken halfway would otherwise be retried from its start. */
   exec(script: string): Promise<void> {
-    return this.writing(() => void this.connection.exec(script));
+    return this.transactionSync((connection) => void connection.exec(script));
   }
 
   async close(): Promise<void> {
@@ -150,5 +174,89 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
       this.connection.pragma('wal_checkpoint(TRUNCATE)');
       this.connection.close();
     }
+  }
+
+  /**
+   * A statement of its own. A write waits for the transaction open on this connection, if any, so
+   * as not to join it; a read runs at once (and sees that transaction's rows so far, as SQLite
+   * lets a connection see its own). Then it waits for the write lock, if it writes.
+   */
+  protected async perform<T>(sql: string, execute: (statement: Database.Statement) => T): Promise<T> {
+    let statement: Database.Statement;
+    try {
+      statement = this.statement(sql);
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+    return this.withLock(() => execute(statement), !statement.readonly);
+  }
+
+  /** Runs `attempt` until it does not find the write lock taken, waiting on a timer in between if so opened. */
+  private async withLock<T>(attempt: () => T, writes: boolean): Promise<T> {
+    let deadline: number | undefined;
+    try {
+      for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, LONGEST_BUSY_PAUSE_MS)) {
+        while (writes && this.openTransaction) await this.openTransaction.ended;
+        try {
+          return attempt();
+        } catch (error) {
+          if (!isBusy(error) || !this.options.yieldWhenBusy) throw translateDriverError(error);
+          if (deadline === undefined) {
+            deadline = Date.now() + (this.options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
+            this.options.lockWaiters?.started();
+          }
+          if (Date.now() >= deadline) throw translateDriverError(error);
+        }
+        await sleep(pauseMs);
+      }
+    } finally {
+      if (deadline !== undefined) this.options.lockWaiters?.ended();
+    }
+  }
+
+  /** Runs `work` in a transaction once those queued before it have settled. */
+  private inTransaction<T>(work: () => T | Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      await this.begin();
+      try {
+        const result = await work();
+        this.commit();
+        return result;
+      } catch (error) {
+        this.end();
+        throw error;
+      }
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Takes the write lock (BEGIN IMMEDIATE), waiting for it as any statement does. */
+  private async begin(): Promise<void> {
+    if (this.options.letWaitingWritersFirst) this.options.lockWaiters?.letWaitingGoFirst(WAITING_WRITERS_FIRST_MS);
+    await this.withLock(() => {
+      this.statement('BEGIN IMMEDIATE').run();
+      // In the same synchronous step: no statement of another caller may slip in between.
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      this.openTransaction = { ended, end };
+    }, true);
+  }
+
+  private commit(): void {
+    try {
+      this.statement('COMMIT').run();
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+    this.end();
+  }
+
+  /** Rolls back what is still open, and lets the statements waiting for the transaction run. */
+  private end(): void {
+    if (this.connection.inTransaction) this.statement('ROLLBACK').run();
+    this.openTransaction?.end();
+    this.openTransaction = undefined;
   }
 }

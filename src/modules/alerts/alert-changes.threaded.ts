@@ -4,7 +4,7 @@
  */
 import { WorkerClient } from '../../db/worker-threads.js';
 import type { AlertVisibility } from './alert-query.sqlite.js';
-import type { ChangeReply, ChangeRequest } from './alert-changes.worker.js';
+import type { AlertChangesInit, ChangeReply, ChangeRequest } from './alert-changes.worker.js';
 import type { AlertChanges, AlertSelection, AlertsStore } from './alerts.store.js';
 
 export type AlertChanger = Pick<AlertsStore, 'change'>;
@@ -12,8 +12,8 @@ export type AlertChanger = Pick<AlertsStore, 'change'>;
 export class ThreadedAlertChanges implements AlertChanger {
   private readonly worker: WorkerClient<ChangeRequest, ChangeReply>;
 
-  constructor(file: string) {
-    this.worker = new WorkerClient(import.meta.url, 'alert-changes', { file });
+  constructor(file: string, lockWait?: AlertChangesInit['lockWait']) {
+    this.worker = new WorkerClient(import.meta.url, 'alert-changes', { file, lockWait } satisfies AlertChangesInit);
   }
 
   async change(selection: AlertSelection, visibility: AlertVisibility, changes: AlertChanges, atMs: number): Promise<number> {

@@ -3,7 +3,7 @@
  * store on it, so that a change walking a million alerts never holds up the request thread.
  */
 import { workerData } from 'node:worker_threads';
-import { SqliteDatabase } from '../../db/dialects/sqlite.js';
+import { SqliteDatabase, sharingLockWait, type SharedLockWait } from '../../db/dialects/sqlite.js';
 import { serveRequests, type WorkerReply } from '../../db/worker-threads.js';
 import type { AlertVisibility } from './alert-query.sqlite.js';
 import { SqlAlertsStore, type AlertChanges, type AlertSelection } from './alerts.store.js';
@@ -16,7 +16,16 @@ export interface ChangeReply extends WorkerReply {
   changed?: number;
 }
 
-const db = SqliteDatabase.open((workerData as { file: string }).file);
+export interface AlertChangesInit {
+  file: string;
+  /** The request thread's: this connection counts among those the event writer lets go first. */
+  lockWait?: SharedLockWait | undefined;
+}
+
+const { file, lockWait } = workerData as AlertChangesInit;
+// Waits on a timer like the request thread's connection: inside SQLite, its sleeps between
+// attempts grow to 100 ms, longer than the event writer holds back for it.
+const db = SqliteDatabase.open(file, { ...sharingLockWait(lockWait), yieldWhenBusy: true });
 const store = new SqlAlertsStore(db);
 
 serveRequests<ChangeRequest, ChangeReply>(async (request) => {

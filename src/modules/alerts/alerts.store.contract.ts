@@ -14,7 +14,8 @@ const NOW = Date.parse('2026-11-20T10:00:00Z');
 const where = (q: string): Predicate => analyzeParams({ q }, { index: 'alert', now: NOW }).predicate;
 const BY_TIME = [{ field: 'created_time', descending: false }];
 
-function alert(n: number, overrides: Partial<NewAlert> = {}): NewAlert {
+/** A watchlist alert on a process, numbered `n` (its unique id ends in n); also used by alert-changes.threaded.test.ts. */
+export function alert(n: number, overrides: Partial<NewAlert> = {}): NewAlert {
   return {
     uniqueId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, alertType: 'watchlist.hit.query.process', createdMs: NOW + n * 1000,
     watchlistId: '7', watchlistName: 'Shells', feedId: -1, feedName: 'My Watchlists', reportRow: null, reportScore: 75, feedRating: 3,

@@ -5,7 +5,7 @@
  * stalling them.
  */
 import { workerData } from 'node:worker_threads';
-import { SqliteDatabase } from '../../db/dialects/sqlite.js';
+import { SqliteDatabase, sharingLockWait, type SharedLockWait } from '../../db/dialects/sqlite.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from '../../db/wal-checkpointer.js';
 import { serveRequests } from '../../db/worker-threads.js';
 import { SqlitePartitionWriter } from '../partitions/partition-writer.sqlite.js';
@@ -19,10 +19,12 @@ export interface WriterInit {
   rules: SegmentRules;
   /** Tests shorten it; the server uses CHECKPOINT_INTERVAL_MS. */
   checkpointIntervalMs?: number;
+  /** The request thread's: its connections waiting for the lock take it before the next commit. */
+  lockWait?: SharedLockWait;
 }
 
-const { file, rules, checkpointIntervalMs } = workerData as WriterInit;
-const db = SqliteDatabase.open(file);
+const { file, rules, checkpointIntervalMs, lockWait } = workerData as WriterInit;
+const db = SqliteDatabase.open(file, { ...sharingLockWait(lockWait), letWaitingWritersFirst: true });
 db.connection.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
 const checkpointer = new WalCheckpointer(file, { intervalMs: checkpointIntervalMs, syncBefore: chunkDirectory(file) });
 /** Made at the first request, so that a schema it cannot work with fails requests, not the thread. */
