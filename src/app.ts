@@ -54,7 +54,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
 
   registerErrorHandling(app);
   registerJsonBodies(app);
-  registerAuthentication(app, services.users);
+  registerAuthentication(app, { users: services.users, sensors: services.sensors });
   await registerOpenApi(app, VIGIL_VERSION);
 
   await app.register(infoRoutes, { info: services.info });
@@ -69,9 +69,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(bansRoutes, { bans: services.bans });
   await app.register(processDetailRoutes, { processes: services.processes });
   await app.register(liveResponseRoutes, { liveResponse: services.liveResponse, fileLimitBytes: config.liveResponseFileLimitBytes });
-  await app.register(liveResponseSensorRoutes, {
-    sensors: services.sensors, transfers: services.liveResponseFiles, fileLimitBytes: config.liveResponseFileLimitBytes,
-  });
+  await app.register(liveResponseSensorRoutes, { transfers: services.liveResponseFiles, fileLimitBytes: config.liveResponseFileLimitBytes });
   await app.register(watchlistsRoutes, { watchlists: services.watchlists });
   await app.register(feedsRoutes, { feeds: services.feeds });
   await app.register(threatReportsRoutes, { threatReports: services.threatReports });
