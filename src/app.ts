@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.js';
 import { registerAuthentication } from './http/auth.js';
+import { limitConnections, serverTimeouts } from './http/connection-limits.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -42,6 +43,7 @@ export interface AppOptions {
 
 export async function buildApp(container: Container, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config, services } = container;
+  const timeouts = serverTimeouts(config);
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: options.logRequests === false }),
@@ -49,8 +51,11 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     // Carbon Black's Flask routes answered with and without a trailing slash depending on the
     // route; accepting both serves every client.
     routerOptions: { ignoreTrailingSlash: true },
-    ...(options.tls ? { https: { key: options.tls.key, cert: options.tls.cert } } : {}),
+    ...timeouts.fastify,
+    http: timeouts.http,
+    ...(options.tls ? { https: { key: options.tls.key, cert: options.tls.cert, ...timeouts.http, ...timeouts.tls } } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  limitConnections(app.server, config, app.log);
 
   registerErrorHandling(app);
   registerJsonBodies(app);
