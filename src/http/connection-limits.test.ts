@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
 import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -35,6 +36,8 @@ async function openClients(port: number, localAddress: string, count: number): P
     await Promise.all(Array.from({ length: Math.min(250, count - start) }, () => new Promise<void>((resolve) => {
       const client: Client = { socket: connect({ host: '127.0.0.1', port, localAddress }), openedAt: Date.now() };
       client.socket.on('error', () => undefined);
+      // Read what the server sends (a 408 before it closes), or its close would go unnoticed.
+      client.socket.resume();
       client.socket.once('close', () => (client.closedAfter = Date.now() - client.openedAt));
       client.socket.once('connect', resolve);
       client.socket.once('close', () => resolve());
@@ -82,40 +85,41 @@ describe('connection timeouts and caps', () => {
     let port: number;
     before(async () => {
       test = await startListeningTestApp({
-        headersTimeoutSeconds: 4, requestTimeoutSeconds: 5, idleTimeoutSeconds: 3, keepAliveTimeoutSeconds: 1,
+        headersTimeoutSeconds: 4, idleTimeoutSeconds: 5, requestTimeoutSeconds: 7, keepAliveTimeoutSeconds: 1,
         maxConnectionsPerAddress: 600, maxConnections: 4000,
       });
       port = Number(new URL(test.url).port);
     });
     after(() => test.close());
 
-    it('closes silent, header-trickling and body-trickling connections while the API keeps answering', async () => {
+    it('closes silent, header-trickling, stalled and body-trickling connections while the API keeps answering', async () => {
       const sensor = await registerSensor(test);
       const silent = (await Promise.all(['127.0.0.2', '127.0.0.3', '127.0.0.4'].map((a) => openClients(port, a, 500)))).flat();
       const headerTricklers = await openClients(port, '127.0.0.5', 100);
       for (const c of headerTricklers) trickle(c, 'GET /api/info HTTP/1.1\r\nHost: vigil\r\nX-Slow: ', 'abcdefgh', 250);
-      const bodyTricklers = await openClients(port, '127.0.0.6', 100);
       const upload = `POST /sensor/v1/events HTTP/1.1\r\nHost: vigil\r\nAuthorization: ${sensor.headers.authorization}\r\n` +
         'Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n';
+      const stalledBodies = await openClients(port, '127.0.0.6', 100);
+      for (const c of stalledBodies) c.socket.write(upload + '{"sequence": 1, "ev');
+      const bodyTricklers = await openClients(port, '127.0.0.7', 100);
       for (const c of bodyTricklers) trickle(c, upload, ' ', 250);
+      const all = [...silent, ...headerTricklers, ...stalledBodies, ...bodyTricklers];
 
-      const held = openCount(silent) + openCount(headerTricklers) + openCount(bodyTricklers);
+      const held = openCount(all);
       const answeredIn = await timedInfo(test.url, test.adminToken);
-      assert.ok(held >= 1000, `most connections are held when the API is asked (${held} of 1,700)`);
+      assert.ok(held >= 1500, `the connections are held when the API is asked (${held} of 1,800)`);
       assert.ok(answeredIn < 2000, `the API answers while ${held} connections are held (in ${answeredIn} ms)`);
 
-      await allClosed(headerTricklers, 15_000);
-      await allClosed(silent, 15_000);
-      await allClosed(bodyTricklers, 15_000);
-      const earliest = Math.min(...[...silent, ...headerTricklers].map((c) => c.closedAfter!));
-      assert.ok(earliest >= 3000, `closed by the header timeout, not at once (first after ${earliest} ms)`);
-      const bodyEarliest = Math.min(...bodyTricklers.map((c) => c.closedAfter!));
-      assert.ok(bodyEarliest >= 4000, `trickled bodies are closed by the request timeout (first after ${bodyEarliest} ms)`);
+      await allClosed(all, 20_000);
+      const earliest = (clients: Client[]) => Math.min(...clients.map((c) => c.closedAfter!));
+      assert.ok(earliest([...silent, ...headerTricklers]) >= 3000, `headers: first closed after ${earliest([...silent, ...headerTricklers])} ms`);
+      assert.ok(earliest(stalledBodies) >= 4000, `stalled bodies, by the idle timeout: first after ${earliest(stalledBodies)} ms`);
+      assert.ok(earliest(bodyTricklers) >= 6000, `trickled bodies, by the request timeout: first after ${earliest(bodyTricklers)} ms`);
       assert.ok(await timedInfo(test.url, test.adminToken) < 2000);
     });
 
     it('closes a kept-alive connection that stays idle after its request', async () => {
-      const [client] = await openClients(port, '127.0.0.7', 1);
+      const [client] = await openClients(port, '127.0.0.8', 1);
       client!.socket.write(`GET /api/info HTTP/1.1\r\nHost: vigil\r\nX-Auth-Token: ${test.adminToken}\r\n\r\n`);
       const answer = await new Promise<string>((resolve) => client!.socket.once('data', (data) => resolve(data.toString())));
       assert.match(answer, /^HTTP\/1\.1 200/);
@@ -157,7 +161,7 @@ describe('connection timeouts and caps', () => {
     let close: () => Promise<void>;
     before(async () => {
       const dataDir = tempDir();
-      const config = loadConfig({ dataDir, logLevel: 'silent', tlsHandshakeTimeoutSeconds: 1.5 });
+      const config = loadConfig({ dataDir, logLevel: 'silent', tlsHandshakeTimeoutSeconds: 1.5, headersTimeoutSeconds: 2 });
       const container = await createContainer(config);
       const app = await buildApp(container, { tls: await loadOrCreateCertificate(dataDir, '127.0.0.1') });
       await app.listen({ host: '127.0.0.1', port: 0 });
@@ -186,6 +190,19 @@ describe('connection timeouts and caps', () => {
       assert.ok(Date.now() - started < 2000, 'the API answers while 800 connections wait for a handshake');
       await allClosed(silent, 10_000);
       assert.ok(Math.min(...silent.map((c) => c.closedAfter!)) >= 1000, 'closed by the handshake timeout, not at once');
+    });
+
+    it('closes connections that complete TLS and then send nothing', async () => {
+      const started = Date.now();
+      const closedAfter = await Promise.all(Array.from({ length: 100 }, () => new Promise<number>((resolve) => {
+        const socket = tlsConnect({ host: '127.0.0.1', port, rejectUnauthorized: false });
+        socket.on('error', () => undefined);
+        socket.resume();
+        socket.once('close', () => resolve(Date.now() - started));
+        setTimeout(() => socket.destroy(), 10_000).unref();
+      })));
+      assert.ok(Math.max(...closedAfter) < 10_000, 'every one closed by the header timeout');
+      assert.ok(Math.min(...closedAfter) >= 1500, `not at once (first after ${Math.min(...closedAfter)} ms)`);
     });
   });
 
