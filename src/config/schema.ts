@@ -58,7 +58,7 @@ export const ConfigSchema = Type.Object(
     maxConnectionsPerAddress: Type.Integer({
       default: 512,
       minimum: 1,
-      description: 'Open connections from one remote address at most; raise it when many sensors reach the server through one NAT address or proxy.',
+      description: 'Open connections from one remote address at most; raise it when many sensors reach the server through one NAT address or proxy (or `vigil simulate` runs more sensors than this from one host).',
     }),
     checkinIntervalSeconds: Type.Integer({
       default: 30,
