@@ -57,6 +57,15 @@ describe('route policies', () => {
     await app.close();
   });
 
+  it('refuses, rather than serves, a route registered before authentication was', async () => {
+    const app = Fastify();
+    registerErrorHandling(app);
+    app.get('/early', () => 'served');
+    registerAuthentication(app, { users: refuseAll as { authenticate(): Promise<Principal> }, sensors: refuseAll as never });
+    assert.equal((await app.inject({ url: '/early' })).statusCode, 401);
+    await app.close();
+  });
+
   it('recognizes /api however a target spells it', () => {
     for (const target of ['/api', '/api/', '/API/x', '/%61pi/x', '/%2561pi/x', '//api/x', '/x/../api/x', '/x/%2e%2e/api', '/api;v1', 'https://h:1/api/x?y', '/\\api']) {
       assert.equal(looksLikeApiPath(target), true, target);
