@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.js';
 import { registerAuthentication } from './http/auth.js';
+import { limitConnections, serverTimeouts } from './http/connection-limits.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -49,6 +50,7 @@ export interface AppOptions {
 
 export async function buildApp(container: Container, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config, services } = container;
+  const timeouts = serverTimeouts(config);
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: options.logRequests === false }),
@@ -56,12 +58,15 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     // Carbon Black's Flask routes answered with and without a trailing slash depending on the
     // route; accepting both serves every client.
     routerOptions: { ignoreTrailingSlash: true },
-    ...(options.tls ? { https: { key: options.tls.key, cert: options.tls.cert } } : {}),
+    ...timeouts.fastify,
+    http: timeouts.http,
+    ...(options.tls ? { https: { key: options.tls.key, cert: options.tls.cert, ...timeouts.http, ...timeouts.tls } } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  limitConnections(app.server, config, app.log);
 
   registerErrorHandling(app);
   registerJsonBodies(app);
-  registerAuthentication(app, services.users);
+  registerAuthentication(app, { users: services.users, sensors: services.sensors });
   await registerOpenApi(app, VIGIL_VERSION);
 
   await app.register(infoRoutes, { info: services.info });
@@ -79,9 +84,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(bansRoutes, { bans: services.bans });
   await app.register(processDetailRoutes, { processes: services.processes });
   await app.register(liveResponseRoutes, { liveResponse: services.liveResponse, fileLimitBytes: config.liveResponseFileLimitBytes });
-  await app.register(liveResponseSensorRoutes, {
-    sensors: services.sensors, transfers: services.liveResponseFiles, fileLimitBytes: config.liveResponseFileLimitBytes,
-  });
+  await app.register(liveResponseSensorRoutes, { transfers: services.liveResponseFiles, fileLimitBytes: config.liveResponseFileLimitBytes });
   await app.register(watchlistsRoutes, { watchlists: services.watchlists });
   await app.register(feedsRoutes, { feeds: services.feeds });
   await app.register(threatReportsRoutes, { threatReports: services.threatReports });

@@ -34,6 +34,41 @@ export const ConfigSchema = Type.Object(
       minimum: 1024,
       description: 'Largest request body the REST API accepts; larger ones get 413.',
     }),
+    tlsHandshakeTimeoutSeconds: Type.Number({
+      default: 10,
+      exclusiveMinimum: 0,
+      description: 'A connection that has not completed its TLS handshake this long after it opened is closed.',
+    }),
+    headersTimeoutSeconds: Type.Number({
+      default: 20,
+      exclusiveMinimum: 0,
+      description: 'A request whose line and headers have not all arrived this long after they began (or after the connection opened) is closed.',
+    }),
+    keepAliveTimeoutSeconds: Type.Number({
+      default: 10,
+      exclusiveMinimum: 0,
+      description: 'A kept-alive connection idle this long between requests is closed.',
+    }),
+    idleTimeoutSeconds: Type.Number({
+      default: 300,
+      exclusiveMinimum: 0,
+      description: 'A connection with no bytes in either direction for this long while a request is under way is closed; longer than any wait a request makes in silence (a live-response command wait, a search).',
+    }),
+    requestTimeoutSeconds: Type.Number({
+      default: 3600,
+      exclusiveMinimum: 0,
+      description: 'A request (headers and body) not wholly received this long after it began is closed; generous, so that the largest upload at a slow link\'s speed still fits (256 MiB at 75 KB/s).',
+    }),
+    maxConnections: Type.Integer({
+      default: 8192,
+      minimum: 1,
+      description: 'Open connections at most; more are closed as they arrive. Lowered at start to stay below the process\'s open-file limit.',
+    }),
+    maxConnectionsPerAddress: Type.Integer({
+      default: 512,
+      minimum: 1,
+      description: 'Open connections from one remote address at most; raise it when many sensors reach the server through one NAT address or proxy (or `vigil simulate` runs more sensors than this from one host).',
+    }),
     checkinIntervalSeconds: Type.Integer({
       default: 30,
       minimum: 1,

@@ -1,6 +1,7 @@
 /**
  * Every /api route refuses a request without a valid X-Auth-Token. The routes are taken from the
- * published OpenAPI document, so a route added later is covered without touching this test.
+ * published OpenAPI document, so a route added later is covered without touching this test
+ * (auth-spellings.test.ts walks every registered route, spelled every way, over a real socket).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

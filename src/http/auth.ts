@@ -1,14 +1,22 @@
 /**
- * Authentication for every /api route: the X-Auth-Token header must carry a user's API token
- * (reference core §2). Runs before routing decides anything, so an unknown /api path without a
- * token is a 401 too and reveals nothing.
+ * Authentication for every route, in one place, decided by the route that will run (its policy,
+ * src/http/route-policy.ts), never by the request's spelling of the URL: the router decodes
+ * percent-encoding and strips absolute-form targets, so a check on the raw URL can be walked
+ * around (issue 17, docs/adr/0012-route-authentication.md).
+ *
+ * - user: X-Auth-Token must carry a user's API token (reference core §2).
+ * - sensor: Authorization must carry a sensor's id and secret (docs/sensor-protocol.md).
+ * - A target that routes nowhere needs a token when it looks like /api after normalization, so
+ *   an unknown /api path without a token is a 401 too and reveals nothing; other unknown paths are 404.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { UnauthorizedError } from '../domain/errors.js';
 import type { Principal } from '../domain/permissions.js';
+import { looksLikeApiPath, routePolicy, type AuthPolicy } from './route-policy.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set for every /api request that got past authentication. */
+    /** Set for every request to a `user` route that got past authentication. */
     principal: Principal;
   }
 }
@@ -17,15 +25,60 @@ export interface Authenticator {
   authenticate(token: string | undefined): Promise<Principal>;
 }
 
-export function isApiPath(url: string): boolean {
-  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+export interface SensorAuthenticator {
+  /** The sensor behind an Authorization header; throws UnauthorizedError otherwise. */
+  authenticate(header: string | undefined): Promise<FastifyRequest['sensor']>;
 }
 
-export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  auth: AuthPolicy;
+}
+
+const registeredRoutes = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route registered on the app so far, with the policy it got: for audits and tests. */
+export function routesWithPolicies(app: FastifyInstance): readonly RegisteredRoute[] {
+  return registeredRoutes.get(app) ?? [];
+}
+
+/** Must run before any route is registered: a route added earlier would get no policy. */
+export function registerAuthentication(
+  app: FastifyInstance,
+  authenticators: { users: Authenticator; sensors: SensorAuthenticator },
+): void {
+  const routes: RegisteredRoute[] = [];
+  registeredRoutes.set(app, routes);
   app.decorateRequest('principal', undefined as unknown as Principal);
-  app.addHook('onRequest', async (request) => {
-    if (!isApiPath(request.url)) return;
-    const header = request.headers['x-auth-token'];
-    request.principal = await authenticator.authenticate(typeof header === 'string' ? header.trim() : undefined);
+  app.decorateRequest('sensor', undefined as unknown as FastifyRequest['sensor']);
+
+  app.addHook('onRoute', function assignPolicy(route) {
+    const auth = routePolicy(this, String(route.method), route.url ?? '', route.config?.auth);
+    route.config = { ...route.config, auth };
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url ?? '', auth });
   });
+
+  app.addHook('onRequest', async (request) => {
+    switch (policyOf(request)) {
+      case 'public':
+        return;
+      case 'sensor':
+        request.sensor = await authenticators.sensors.authenticate(request.headers.authorization);
+        return;
+      case 'user': {
+        const header = request.headers['x-auth-token'];
+        request.principal = await authenticators.users.authenticate(typeof header === 'string' ? header.trim() : undefined);
+        return;
+      }
+      case 'refuse':
+        throw new UnauthorizedError('This route has no authentication policy');
+    }
+  });
+}
+
+function policyOf(request: FastifyRequest): AuthPolicy | 'refuse' {
+  if (request.is404) return looksLikeApiPath(request.url) ? 'user' : 'public';
+  // Only a route registered before this hook could lack a policy; it is refused, not served.
+  return request.routeOptions.config.auth ?? 'refuse';
 }

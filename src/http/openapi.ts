@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { declareScopePolicy } from './route-policy.js';
 
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
@@ -31,6 +32,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       security: [{ apiToken: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  await app.register(async (docs) => {
+    declareScopePolicy(docs, 'public');
+    await docs.register(swaggerUi, { routePrefix: '/docs' });
+  });
+  app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, () => app.swagger());
 }

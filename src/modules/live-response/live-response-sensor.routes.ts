@@ -1,7 +1,7 @@
 /**
  * The sensor side of live-response files (docs/sensor-protocol.md): a sensor uploads what a get
  * file command fetched, raw, before it acknowledges the command, and downloads what a put file
- * command sends. Sensors authenticate as on every sensor-protocol call.
+ * command sends. Sensors authenticate as on every sensor-protocol call (src/http/auth.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -9,21 +9,16 @@ import type { Readable } from 'node:stream';
 import { DomainError } from '../../domain/errors.js';
 import { IntegerId } from '../../http/schemas.js';
 import { bytesReply } from '../binaries/binaries.schemas.js';
-import type { SensorIdentity, SensorsService } from '../sensors/sensors.service.js';
 import type { FileTransfers } from './file-transfers.js';
 
 const FILE = '/sensor/v1/live-response/files/:file_id';
 const FileParams = Type.Object({ file_id: IntegerId });
 
-export const liveResponseSensorRoutes: FastifyPluginAsyncTypebox<{ sensors: SensorsService; transfers: FileTransfers; fileLimitBytes: number }> = async (
-  app, { sensors, transfers, fileLimitBytes },
+export const liveResponseSensorRoutes: FastifyPluginAsyncTypebox<{ transfers: FileTransfers; fileLimitBytes: number }> = async (
+  app, { transfers, fileLimitBytes },
 ) => {
   const tags = ['sensor protocol'];
   const security = [{ sensorSecret: [] }];
-  app.decorateRequest('sensor', undefined as unknown as SensorIdentity);
-  app.addHook('onRequest', async (request) => {
-    request.sensor = await sensors.authenticate(request.headers.authorization);
-  });
 
   // The content streams to disk as it comes: a fetched file may be a memory dump.
   app.addContentTypeParser('application/octet-stream', (request, payload, done) => {

@@ -1,7 +1,8 @@
 /**
  * The sensor protocol (docs/sensor-protocol.md) under /sensor/v1. Sensors authenticate with their
- * own id and secret, never with analysts' API tokens; registration is the one call without them
- * (it presents a group's install code instead).
+ * own id and secret, never with analysts' API tokens (src/http/auth.ts checks them for every route
+ * under /sensor); registration is the one call without them (it presents a group's install code
+ * instead, which the service checks).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError } from 'fastify';
@@ -21,7 +22,7 @@ import type { SensorIdentity, SensorsService } from './sensors.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set for every sensor-protocol request that got past sensor authentication. */
+    /** Set for every request to a `sensor` route that got past sensor authentication (src/http/auth.ts). */
     sensor: SensorIdentity;
   }
 }
@@ -33,7 +34,6 @@ export interface SensorProtocolOptions {
   limits: { eventUploadBytes: number; binaryUploadBytes: number };
 }
 
-const REGISTER = '/sensor/v1/register';
 const Md5Params = Type.Object({ md5: Type.String({ pattern: '^[0-9a-fA-F]{32}$' }) });
 
 export const sensorProtocolRoutes: FastifyPluginAsyncTypebox<SensorProtocolOptions> = async (app, options) => {
@@ -41,13 +41,8 @@ export const sensorProtocolRoutes: FastifyPluginAsyncTypebox<SensorProtocolOptio
   const tags = ['sensor protocol'];
   const security = [{ sensorSecret: [] }];
 
-  app.decorateRequest('sensor', undefined as unknown as SensorIdentity);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.url === REGISTER) return;
-    request.sensor = await sensors.authenticate(request.headers.authorization);
-  });
-
-  app.post(REGISTER, {
+  app.post('/sensor/v1/register', {
+    config: { auth: 'public' },
     schema: { tags, summary: 'Register a sensor with a group\'s install code', security: [], body: RegisterBody, response: { 200: RegisterReply } },
   }, (request) => sensors.register(request.body));
 
