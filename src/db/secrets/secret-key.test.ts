@@ -10,6 +10,7 @@ import { tempDir } from '../../../test/support/temp.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config/load.js';
 import { createContainer } from '../../container.js';
+import { KeyFileError } from '../key-file.js';
 import { DEFAULT_SECRET_KEY_FILE, SecretKeyError } from './secret-key.js';
 
 describe('the secret key file', () => {
@@ -36,7 +37,7 @@ describe('the secret key file', () => {
       writeFileSync(keyFile, randomBytes(32).toString('hex') + '\n');
       await assert.rejects(createContainer(config), (error: Error) => error instanceof SecretKeyError && /is not the key/.test(error.message));
       writeFileSync(keyFile, 'not a key\n');
-      await assert.rejects(createContainer(config), (error: Error) => error instanceof SecretKeyError && /64 hex digits/.test(error.message));
+      await assert.rejects(createContainer(config), (error: Error) => error instanceof KeyFileError && /64 hex digits/.test(error.message));
 
       const moved = await createContainer(loadConfig({ dataDir, secretKeyFile: join(elsewhere, 'moved.key'), logLevel: 'silent' }));
       await moved.close();

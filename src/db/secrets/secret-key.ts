@@ -6,20 +6,17 @@
  * without the file once secrets were sealed, stops with a clear message instead of reading garbage
  * or sealing new secrets under a second key.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { ConfigError } from '../../config/load.js';
+import { join } from 'node:path';
 import type { SqlDatabase } from '../database.js';
-import { makePrivateDir, PRIVATE_FILE_MODE } from '../private-files.js';
+import { createKeyFile, KeyFileError, readKeyFile } from '../key-file.js';
 import { SecretBox, SecretUnreadableError } from './secret-box.js';
 
 export const DEFAULT_SECRET_KEY_FILE = 'secrets.key';
 const KEY_CHECK = 'vigil secret key check';
-const KEY_HEX = /^[0-9a-f]{64}$/;
+const SECRET_KEY = 'secret key';
 
 /** The key file is unusable, or is not the one the database's secrets were sealed with. */
-export class SecretKeyError extends ConfigError {}
+export class SecretKeyError extends KeyFileError {}
 
 export function secretKeyPath(dataDir: string, secretKeyFile: string | undefined): string {
   return secretKeyFile ?? join(dataDir, DEFAULT_SECRET_KEY_FILE);
@@ -28,7 +25,7 @@ export function secretKeyPath(dataDir: string, secretKeyFile: string | undefined
 /** Reads the key file (creating it when the database has sealed nothing yet) and checks it opens the database's secrets. */
 export async function openSecretBox(db: SqlDatabase, keyFile: string): Promise<SecretBox> {
   const check = await db.get<{ sealed: string }>('SELECT sealed FROM secret_key_check WHERE id = 1');
-  let key = readKeyFile(keyFile);
+  let key = readKeyFile(keyFile, SECRET_KEY);
   if (!key) {
     if (check) {
       throw new SecretKeyError(
@@ -36,7 +33,7 @@ export async function openSecretBox(db: SqlDatabase, keyFile: string): Promise<S
           'file, or point --secret-key-file (VIGIL_SECRET_KEY_FILE) at it.',
       );
     }
-    key = createKeyFile(keyFile);
+    key = createKeyFile(keyFile, SECRET_KEY);
   }
   const box = new SecretBox(key);
   let stored = check;
@@ -54,28 +51,4 @@ export async function openSecretBox(db: SqlDatabase, keyFile: string): Promise<S
     `The secret key file ${keyFile} is not the key this database's secrets were sealed with. Point ` +
       '--secret-key-file (VIGIL_SECRET_KEY_FILE) at the right one.',
   );
-}
-
-function readKeyFile(file: string): Buffer | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SecretKeyError(`The secret key file ${file} cannot be read: ${(error as Error).message}`);
-  }
-  if (!KEY_HEX.test(text)) throw new SecretKeyError(`The secret key file ${file} does not hold a key (64 hex digits).`);
-  return Buffer.from(text, 'hex');
-}
-
-function createKeyFile(file: string): Buffer {
-  makePrivateDir(dirname(file));
-  const key = randomBytes(32);
-  try {
-    writeFileSync(file, key.toString('hex') + '\n', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-    return key;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return readKeyFile(file)!;
-  }
 }
