@@ -4,7 +4,6 @@
  * verifying the server against the certificate in it (a package with another certificate fails).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import { rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:https';
@@ -12,7 +11,6 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/load.js';
@@ -20,19 +18,9 @@ import { createContainer, type Container } from '../src/container.js';
 import { loadOrCreateCertificate } from '../src/http/tls.js';
 import { tarGzPackage } from '../src/modules/installers/installer-package.js';
 import { readInstallerPackage } from '../src/sensor/installer-package.js';
+import { vigilSimulate } from './support/simulate-cli.js';
 import { as } from './support/app.js';
 import { tempDir } from './support/temp.js';
-
-const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
-
-function vigilSimulate(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'simulate', ...args]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
 
 describe('vigil simulate --installer over HTTPS', () => {
   let dir: string;

@@ -3,13 +3,11 @@
  * sensors, and the server's own ingest counters as the judge of what arrived.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { describeProgress } from '../src/cli/simulate.js';
 import { SqliteDatabase } from '../src/db/dialects/sqlite.js';
@@ -18,11 +16,10 @@ import { SqlSensorsStore } from '../src/modules/sensors/sensors.store.js';
 import { BinaryCatalog, type Binary } from '../src/sensor/binaries.js';
 import { Endpoint } from '../src/sensor/endpoint.js';
 import { simulate, type SimulationOptions, type SimulationProgress } from '../src/sensor/simulator.js';
+import { vigilSimulate } from './support/simulate-cli.js';
 import { as, startListeningTestApp, type ListeningTestApp } from './support/app.js';
 
 type Counters = Record<string, number>;
-
-const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
   for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(20)) {
@@ -30,16 +27,6 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>):
     if (value !== undefined) return value;
   }
   throw new Error(`timed out waiting for ${what}`);
-}
-
-/** `vigil simulate …` in a child process (asynchronously: the server answering it runs in this one). */
-function vigilSimulate(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'simulate', ...args]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
 }
 
 describe('vigil simulate against a real server', () => {
