@@ -78,13 +78,17 @@ export const sensorProtocolRoutes: FastifyPluginAsyncTypebox<SensorProtocolOptio
   await app.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    // A body over the limit as sent is refused by Fastify before the pipeline reads it; it is the
-    // same refusal as one too large once decompressed, so it is counted and answered the same way
-    // (the app's error handler then sends it). Authentication ran first, so the sensor is known.
+    // Fastify refuses some bodies before the pipeline reads them; those refusals are counted too
+    // (the app's error handler then sends them). A body over the limit as sent is the same refusal
+    // as one too large once decompressed, so it is answered the same way; an empty Content-Type
+    // keeps Fastify's 415. Authentication ran first, so the sensor is known.
     uploads.setErrorHandler(async (error: FastifyError, request) => {
-      if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;
-      await ingest.countRejectedBatch(request.sensor.id, 'batch_too_large');
-      throw new IngestRejection('batch_too_large', `The body is more than ${limits.eventUploadBytes} bytes`);
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        await ingest.countRejectedBatch(request.sensor.id, 'batch_too_large');
+        throw new IngestRejection('batch_too_large', `The body is more than ${limits.eventUploadBytes} bytes`);
+      }
+      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') await ingest.countRejectedBatch(request.sensor.id, 'unsupported_media_type');
+      throw error;
     });
     uploads.post('/sensor/v1/events', {
       bodyLimit: limits.eventUploadBytes,
