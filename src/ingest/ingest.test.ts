@@ -197,6 +197,14 @@ describe('event ingestion', () => {
     assert.equal((await uploadEvents(test, sensor, 1, processEvents(500, T0))).statusCode, 200, 'still serving');
   });
 
+  it('refuses an upload without a body as malformed JSON, and counts it', async () => {
+    const sensor = await registerSensor(test);
+    const empty = await test.app.inject({ method: 'POST', url: '/sensor/v1/events', headers: sensor.headers });
+    assert.equal(empty.statusCode, 400, empty.body);
+    assert.equal(empty.json().reason, 'malformed_json');
+    assert.equal((await counters(test, sensor))['batches_rejected.malformed_json'], 1);
+  });
+
   it('refuses uploads without valid sensor credentials', async () => {
     const sensor = await registerSensor(test);
     const forged = { ...sensor, headers: { authorization: `Sensor ${sensor.id}:${'0'.repeat(64)}` } };

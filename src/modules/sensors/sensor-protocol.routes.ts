@@ -90,12 +90,13 @@ export const sensorProtocolRoutes: FastifyPluginAsyncTypebox<SensorProtocolOptio
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') await ingest.countRejectedBatch(request.sensor.id, 'unsupported_media_type');
       throw error;
     });
+    // No body at all is an empty one: the pipeline refuses it as malformed JSON and counts it.
     uploads.post('/sensor/v1/events', {
       bodyLimit: limits.eventUploadBytes,
       schema: {
         tags, security, summary: 'Upload a batch of events (JSON, optionally gzip); answered once durably committed',
         consumes: ['application/json'], response: { 200: EventsReply },
       },
-    }, (request) => ingest.upload(request.sensor, request.body as Buffer, request.headers['content-encoding']));
+    }, (request) => ingest.upload(request.sensor, (request.body as Buffer | undefined) ?? Buffer.alloc(0), request.headers['content-encoding']));
   });
 };
