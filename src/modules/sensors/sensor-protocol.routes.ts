@@ -3,12 +3,15 @@
  * own id and secret, never with analysts' API tokens; registration is the one call without them
  * (it presents a group's install code instead).
  */
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError } from 'fastify';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { IngestPipeline } from '../../ingest/pipeline.js';
+import { DomainError } from '../../domain/errors.js';
 import { IngestRejection } from '../../ingest/rejection.js';
 import type { BinariesService } from '../binaries/binaries.service.js';
+import { readBinaryUploadBody, type StagedContent } from '../binaries/binary-upload-body.js';
 import {
   BinaryUpload,
   CheckinBody,
@@ -34,6 +37,8 @@ export interface SensorProtocolOptions {
 }
 
 const REGISTER = '/sensor/v1/register';
+/** An upload's metadata, icon (1 MB of base64 at most) included, without its content. */
+const BINARY_METADATA_LIMIT_BYTES = 2 * 1024 * 1024;
 const Md5Params = Type.Object({ md5: Type.String({ pattern: '^[0-9a-fA-F]{32}$' }) });
 
 export const sensorProtocolRoutes: FastifyPluginAsyncTypebox<SensorProtocolOptions> = async (app, options) => {
@@ -55,13 +60,37 @@ export const sensorProtocolRoutes: FastifyPluginAsyncTypebox<SensorProtocolOptio
     schema: { tags, security, summary: 'Report state, acknowledge instructions, receive pending ones', body: CheckinBody, response: { 200: CheckinReply } },
   }, (request) => sensors.checkin(request.sensor, request.body));
 
-  app.post('/sensor/v1/binaries', {
-    bodyLimit: limits.binaryUploadBytes,
-    schema: {
-      tags, security, summary: 'Upload a binary\'s metadata and (base64) content, verified against its hashes',
-      body: BinaryUpload, response: { 200: Type.Object({ md5: Type.String(), stored: Type.Boolean() }) },
-    },
-  }, (request) => binaries.upload(request.sensor, request.body));
+  // Binary uploads stream: the content is decoded to a staging file and hashed as it arrives
+  // (binary-upload-body.ts); the staged file is dropped unless the upload adopted it.
+  await app.register(async (uploads) => {
+    const staging = new WeakMap<FastifyRequest, { path: string; content?: StagedContent }>();
+    uploads.removeAllContentTypeParsers();
+    uploads.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) => {
+      if (Number(request.headers['content-length']) > limits.binaryUploadBytes) {
+        throw new DomainError('payload_too_large', `The body is more than ${limits.binaryUploadBytes} bytes`);
+      }
+      const stage: { path: string; content?: StagedContent } = { path: await binaries.stagingPath() };
+      staging.set(request, stage);
+      const { body, staged } = await readBinaryUploadBody(payload, stage.path, {
+        bodyBytes: limits.binaryUploadBytes, otherBytes: BINARY_METADATA_LIMIT_BYTES,
+      });
+      if (staged) stage.content = staged;
+      return body;
+    });
+    const discard = async (request: FastifyRequest) => {
+      const stage = staging.get(request);
+      if (stage) await binaries.discardStaged(stage.path);
+    };
+    // onSend, before the answer leaves, so a sensor told "refused" finds nothing of it kept.
+    uploads.addHook('onSend', async (request) => discard(request));
+    uploads.addHook('onRequestAbort', discard);
+    uploads.withTypeProvider<TypeBoxTypeProvider>().post('/sensor/v1/binaries', {
+      schema: {
+        tags, security, summary: 'Upload a binary\'s metadata and (base64) content, verified against its hashes',
+        body: BinaryUpload, response: { 200: Type.Object({ md5: Type.String(), stored: Type.Boolean() }) },
+      },
+    }, (request) => binaries.upload(request.sensor, request.body.metadata, staging.get(request)?.content));
+  });
 
   app.get('/sensor/v1/binaries/:md5', {
     schema: {
