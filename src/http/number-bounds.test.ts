@@ -62,6 +62,25 @@ describe('number bounds', () => {
     });
   }
 
+  it('answers no 1e400 in any numeric query parameter of any route with a 5xx', async () => {
+    const document = (await test.app.inject({ url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema: { type?: string } }[] }>>;
+    };
+    let asked = 0;
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const numeric = (operation.parameters ?? []).filter((p) => p.in === 'query' && ['integer', 'number'].includes(p.schema.type ?? ''));
+        for (const parameter of numeric) {
+          const url = `${path.replace(/\{[^}]+\}/g, '1')}?${parameter.name}=1e400`;
+          const response = await test.app.inject({ method: method.toUpperCase() as 'GET', url, headers: as(test.adminToken) });
+          assert.ok(response.statusCode < 500, `${method.toUpperCase()} ${url}: ${response.statusCode} ${response.body}`);
+          asked += 1;
+        }
+      }
+    }
+    assert.ok(asked > 10, `only ${asked} numeric query parameters`);
+  });
+
   it('shows the ranges it enforces in the OpenAPI document', async () => {
     const document = (await test.app.inject({ url: '/openapi.json' })).json();
     const start = document.paths['/api/v1/banning/blacklist'].get.parameters.find((p: { name: string }) => p.name === 'start');
