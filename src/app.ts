@@ -9,6 +9,7 @@ import { registerAuthentication } from './http/auth.js';
 import { limitConnections, serverTimeouts } from './http/connection-limits.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodies } from './http/json-body.js';
+import { AJV_NUMBER_OPTIONS, registerNumberBounds } from './http/number-bounds.js';
 import { registerOpenApi } from './http/openapi.js';
 import type { TlsMaterial } from './http/tls.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
@@ -55,6 +56,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: options.logRequests === false }),
     bodyLimit: config.apiBodyLimitBytes,
+    ajv: { customOptions: AJV_NUMBER_OPTIONS },
     // Carbon Black's Flask routes answered with and without a trailing slash depending on the
     // route; accepting both serves every client.
     routerOptions: { ignoreTrailingSlash: true },
@@ -66,6 +68,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
 
   registerErrorHandling(app);
   registerJsonBodies(app);
+  registerNumberBounds(app);
   registerAuthentication(app, { users: services.users, sensors: services.sensors });
   await registerOpenApi(app, VIGIL_VERSION);
 

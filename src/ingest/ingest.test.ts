@@ -187,11 +187,22 @@ describe('event ingestion', () => {
     const tooMany = await send(JSON.stringify({ sequence: 1, events: new Array(10_001).fill({}) }));
     assert.equal(tooMany.statusCode, 413);
     assert.equal(tooMany.json().reason, 'batch_too_large');
+    const unlabelled = await send(JSON.stringify({ sequence: 1, events: [] }), { 'content-type': '' });
+    assert.equal(unlabelled.statusCode, 415);
+    assert.equal(unlabelled.json().reason, 'unsupported_media_type');
     const counts = await counters(test, sensor);
-    for (const reason of ['malformed_json', 'bad_encoding', 'invalid_batch', 'batch_too_large']) {
+    for (const reason of ['malformed_json', 'bad_encoding', 'invalid_batch', 'batch_too_large', 'unsupported_media_type']) {
       assert.equal(counts[`batches_rejected.${reason}`], 1, reason);
     }
     assert.equal((await uploadEvents(test, sensor, 1, processEvents(500, T0))).statusCode, 200, 'still serving');
+  });
+
+  it('refuses an upload without a body as malformed JSON, and counts it', async () => {
+    const sensor = await registerSensor(test);
+    const empty = await test.app.inject({ method: 'POST', url: '/sensor/v1/events', headers: sensor.headers });
+    assert.equal(empty.statusCode, 400, empty.body);
+    assert.equal(empty.json().reason, 'malformed_json');
+    assert.equal((await counters(test, sensor))['batches_rejected.malformed_json'], 1);
   });
 
   it('refuses uploads without valid sensor credentials', async () => {

@@ -1,7 +1,7 @@
 /** Why the ingest pipeline refused something. Every reason is counted per sensor. */
 import { DomainError } from '../domain/errors.js';
 
-export type BatchRejectionReason = 'malformed_json' | 'bad_encoding' | 'invalid_batch' | 'batch_too_large';
+export type BatchRejectionReason = 'malformed_json' | 'bad_encoding' | 'invalid_batch' | 'batch_too_large' | 'unsupported_media_type';
 export type EventRejectionReason = 'unknown_event_type' | 'invalid_event';
 
 /** A whole batch refused: nothing of it is stored. 413 for size, 400 otherwise. */

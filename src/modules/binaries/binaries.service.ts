@@ -7,16 +7,16 @@
  * host count, filenames and last-seen time). A binary nobody visible to the caller observed is a
  * 404, as an unknown one is, so its existence does not leak.
  */
-import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { hasPngSignature } from 'fast-png';
 import type { BinaryTagsSource } from '../../detect/document-tags.js';
 import { DomainError, NotFoundError } from '../../domain/errors.js';
 import { canViewGroup, type Principal } from '../../domain/permissions.js';
-import type { BinaryUpload } from '../sensors/sensor-protocol.schemas.js';
+import type { BinaryMetadata } from '../sensors/sensor-protocol.schemas.js';
 import type { SensorIdentity } from '../sensors/sensors.service.js';
 import { binaryArchive } from './binary-archive.js';
 import type { BinaryContentStore } from './binary-content.js';
+import type { StagedContent } from './binary-upload-body.js';
 import { binarySummary } from './binary-summary.js';
 import type { BinariesStore, BinaryObservation, BinaryRecord } from './binaries.store.js';
 import type { BinarySummary } from './binaries.schemas.js';
@@ -37,21 +37,28 @@ export class BinariesService {
     return this.content.has(md5.toLowerCase());
   }
 
-  async upload(sensor: SensorIdentity, upload: BinaryUpload): Promise<{ md5: string; stored: boolean }> {
-    const { metadata } = upload;
+  /** Records an upload; its content, if sent, was staged by the route (binary-upload-body.ts) and is verified here. */
+  async upload(sensor: SensorIdentity, metadata: BinaryMetadata, content: StagedContent | undefined): Promise<{ md5: string; stored: boolean }> {
     const md5 = metadata.md5.toLowerCase();
     if (metadata.icon !== undefined && !hasPngSignature(Buffer.from(metadata.icon, 'base64'))) {
       throw new DomainError('invalid_request', 'metadata.icon is not a base64 PNG', 'invalid_icon');
     }
-    let storedSize: number | undefined;
-    if (upload.content !== undefined) {
-      const bytes = Buffer.from(upload.content, 'base64');
-      verify(bytes, metadata);
-      await this.content.put(md5, bytes);
-      storedSize = bytes.length;
+    if (content) {
+      verify(content, metadata);
+      await this.content.adopt(md5, content.path);
     }
-    await this.store.record(metadata, storedSize, sensor.id, this.now());
-    return { md5, stored: storedSize !== undefined || (await this.content.has(md5)) };
+    await this.store.record(metadata, content?.size, sensor.id, this.now());
+    return { md5, stored: content !== undefined || (await this.content.has(md5)) };
+  }
+
+  /** Where a route stages uploaded content. */
+  stagingPath(): Promise<string> {
+    return this.content.stagingPath();
+  }
+
+  /** Drops staged content that was not adopted (a refused upload). */
+  discardStaged(path: string): Promise<void> {
+    return this.content.discard(path);
   }
 
   async summary(actor: Principal, md5: string): Promise<BinarySummary> {
@@ -89,14 +96,12 @@ function iconOf(record: BinaryRecord): Buffer {
   return icon === undefined ? DEFAULT_ICON_PNG : Buffer.from(icon, 'base64');
 }
 
-function verify(bytes: Buffer, metadata: BinaryUpload['metadata']): void {
-  const md5 = createHash('md5').update(bytes).digest('hex');
-  if (md5 !== metadata.md5.toLowerCase()) mismatch(`content has md5 ${md5}, not ${metadata.md5}`);
-  if (metadata.sha256 !== undefined) {
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    if (sha256 !== metadata.sha256.toLowerCase()) mismatch(`content has sha256 ${sha256}, not ${metadata.sha256}`);
+function verify(content: StagedContent, metadata: BinaryMetadata): void {
+  if (content.md5 !== metadata.md5.toLowerCase()) mismatch(`content has md5 ${content.md5}, not ${metadata.md5}`);
+  if (metadata.sha256 !== undefined && content.sha256 !== metadata.sha256.toLowerCase()) {
+    mismatch(`content has sha256 ${content.sha256}, not ${metadata.sha256}`);
   }
-  if (bytes.length !== metadata.size) mismatch(`content is ${bytes.length} bytes, not ${metadata.size}`);
+  if (content.size !== metadata.size) mismatch(`content is ${content.size} bytes, not ${metadata.size}`);
 }
 
 function mismatch(message: string): never {

@@ -1,14 +1,14 @@
 /**
- * Binary content, content-addressed on disk under <data dir>/binaries/<md5[0..2]>/<md5>. Written
- * to a temporary file and renamed into place, so a crash never leaves a partial file under a
- * hash's name.
+ * Binary content, content-addressed on disk under <data dir>/binaries/<md5[0..2]>/<md5>. Content
+ * streams to a staging file under incoming/ and is renamed into place once verified, so a crash
+ * never leaves a partial file under a hash's name.
  */
 import { randomBytes } from 'node:crypto';
 import type { ReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openContent } from '../../db/file-content.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../db/private-files.js';
+import { PRIVATE_DIR_MODE } from '../../db/private-files.js';
 
 export class BinaryContentStore {
   constructor(private readonly root: string) {}
@@ -26,12 +26,22 @@ export class BinaryContentStore {
     }
   }
 
-  async put(md5: string, content: Buffer): Promise<void> {
-    const target = this.pathOf(md5);
+  /** A new path for content on its way in, on the same disk as the store so adopting it is a rename. */
+  async stagingPath(): Promise<string> {
+    const incoming = join(this.root, 'incoming');
+    await mkdir(incoming, { recursive: true, mode: PRIVATE_DIR_MODE });
+    return join(incoming, `${randomBytes(8).toString('hex')}.tmp`);
+  }
+
+  /** Makes a complete staged file the content of md5. */
+  async adopt(md5: string, stagedPath: string): Promise<void> {
     await mkdir(join(this.root, md5.slice(0, 2)), { recursive: true, mode: PRIVATE_DIR_MODE });
-    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temporary, content, { mode: PRIVATE_FILE_MODE });
-    await rename(temporary, target);
+    await rename(stagedPath, this.pathOf(md5));
+  }
+
+  /** Removes a staged file that was not adopted (nothing if it was). */
+  async discard(stagedPath: string): Promise<void> {
+    await rm(stagedPath, { force: true });
   }
 
   /**

@@ -6,8 +6,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Readable } from 'node:stream';
-import { DomainError } from '../../domain/errors.js';
 import { IntegerId } from '../../http/schemas.js';
+import { refuseDeclaredOver } from '../../http/uploads.js';
 import { bytesReply } from '../binaries/binaries.schemas.js';
 import type { FileTransfers } from './file-transfers.js';
 
@@ -21,13 +21,10 @@ export const liveResponseSensorRoutes: FastifyPluginAsyncTypebox<{ transfers: Fi
   const security = [{ sensorSecret: [] }];
 
   // The content streams to disk as it comes: a fetched file may be a memory dump.
-  app.addContentTypeParser('application/octet-stream', (request, payload, done) => {
-    const declared = Number(request.headers['content-length']);
-    if (declared > fileLimitBytes) return done(new DomainError('payload_too_large', `File content is more than ${fileLimitBytes} bytes`), undefined);
-    done(null, payload);
-  });
+  app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
 
   app.put(FILE, {
+    onRequest: refuseDeclaredOver(fileLimitBytes),
     schema: {
       tags, security, summary: 'Upload the content a get file command fetched (application/octet-stream), then acknowledge the command',
       consumes: ['application/octet-stream'], params: FileParams,

@@ -2,7 +2,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { InvalidRequestError } from '../../domain/errors.js';
+import { MULTIPART_ALLOWANCE_BYTES, MULTIPART_LIMITS, multipartFile, refuseDeclaredOver } from '../../http/uploads.js';
 import { bytesReply } from '../binaries/binaries.schemas.js';
 import type { LiveResponseService } from './live-response.service.js';
 import {
@@ -18,7 +18,7 @@ export const liveResponseRoutes: FastifyPluginAsyncTypebox<{ liveResponse: LiveR
   const tags = ['live response'];
   // One byte over the limit lets the content store see the excess and refuse it (413), rather
   // than keep a silently truncated file.
-  await app.register(multipart, { limits: { fileSize: fileLimitBytes + 1, files: 1 } });
+  await app.register(multipart, { limits: { ...MULTIPART_LIMITS, fileSize: fileLimitBytes + 1 } });
 
   app.get(SESSION, {
     schema: { tags, summary: 'List sessions, or only the pending and active ones', querystring: SessionListQuery, response: { 200: Type.Array(Session) } },
@@ -68,14 +68,14 @@ export const liveResponseRoutes: FastifyPluginAsyncTypebox<{ liveResponse: LiveR
   }, (request) => liveResponse.listFiles(request.principal, request.params.session_id));
 
   app.post(`${SESSION}/:session_id/file`, {
+    onRequest: refuseDeclaredOver(fileLimitBytes + MULTIPART_ALLOWANCE_BYTES),
     schema: {
       tags, summary: 'Upload a file (multipart field "file") for a put file command', consumes: ['multipart/form-data'],
       params: SessionParams, response: { 200: SessionFile },
     },
   }, async (request) => {
-    const upload = request.isMultipart() ? await request.file() : undefined;
-    if (!upload) throw new InvalidRequestError('file: send the content as the multipart field "file"');
-    return liveResponse.uploadFile(request.principal, request.params.session_id, upload.filename, upload.file);
+    const { filename, content } = await multipartFile(request, 'file');
+    return liveResponse.uploadFile(request.principal, request.params.session_id, filename, content);
   });
 
   app.get(`${SESSION}/:session_id/file/:file_id`, {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, startListeningTestApp, startTestApp, type ListeningTestApp, type TestApp } from '../../../test/support/app.js';
@@ -104,6 +104,8 @@ describe('sensor protocol', () => {
     const wrong = await upload({ metadata: { ...metadata, sha256: '0'.repeat(64) }, content: content.toString('base64') });
     assert.equal(wrong.statusCode, 400);
     assert.equal(wrong.json().reason, 'content_mismatch');
+    const incoming = join(test.config.dataDir, 'binaries', 'incoming');
+    assert.deepEqual(existsSync(incoming) ? readdirSync(incoming) : [], [], 'refused content is not left staged');
     assert.equal((await test.app.inject({ url: `/sensor/v1/binaries/${md5}`, headers: sensor.headers })).statusCode, 404);
 
     const right = await upload({ metadata, content: content.toString('base64') });

@@ -83,6 +83,15 @@ export function ipAddressesOf(networkAdapters: string): string {
   return ips.length ? `|${ips.join('|')}|` : '';
 }
 
+/**
+ * A number the sensor reported, as stored. A database written before requests' numbers were bounded
+ * may hold Infinity (stored as a REAL) or text in these columns; one such sensor must not make
+ * every list of sensors fail to serialize, so what is not a safe integer reads as 0.
+ */
+function reported(value: unknown): number {
+  return Number.isSafeInteger(value) ? (value as number) : 0;
+}
+
 export function toRecord(row: SensorRow): SensorRecord {
   return {
     id: row.id,
@@ -95,16 +104,16 @@ export function toRecord(row: SensorRow): SensorRecord {
     computerSid: row.computer_sid,
     osEnvironmentDisplayString: row.os_environment_display_string,
     buildVersionString: row.build_version_string,
-    buildId: row.build_id,
+    buildId: reported(row.build_id),
     bootId: row.boot_id,
     networkAdapters: row.network_adapters,
-    physicalMemorySize: row.physical_memory_size,
-    systemvolumeTotalSize: row.systemvolume_total_size,
-    systemvolumeFreeSize: row.systemvolume_free_size,
-    uptime: row.uptime,
-    sensorUptime: row.sensor_uptime,
-    clockDeltaMs: row.clock_delta_ms,
-    healthStatus: row.health_status,
+    physicalMemorySize: reported(row.physical_memory_size),
+    systemvolumeTotalSize: reported(row.systemvolume_total_size),
+    systemvolumeFreeSize: reported(row.systemvolume_free_size),
+    uptime: reported(row.uptime),
+    sensorUptime: reported(row.sensor_uptime),
+    clockDeltaMs: reported(row.clock_delta_ms),
+    healthStatus: reported(row.health_status),
     healthMessage: row.health_message,
     isIsolating: Boolean(row.is_isolating),
     networkIsolationEnabled: Boolean(row.network_isolation_enabled),

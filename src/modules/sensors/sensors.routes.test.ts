@@ -1,8 +1,11 @@
 /** The analyst's sensor API (reference core §6) over HTTP, on sensors that registered and checked in for real. */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
 import { checkin, registerSensor, type TestSensor } from '../../../test/support/sensors.js';
+import { SqliteDatabase } from '../../db/dialects/sqlite.js';
+import { SQLITE_FILE } from '../../db/open.js';
 
 const RECORD_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}[+-]\d{2}:\d{2}$/;
 
@@ -216,5 +219,22 @@ describe('sensors API', () => {
     const all = (await get('/api/v1/sensor')).json() as unknown[];
     assert.equal(stats.sensor_count, all.length);
     assert.equal(stats.active_sensor_count, all.length, 'every sensor here registered moments ago');
+  });
+
+  it('lists every sensor when one holds a value a client never could have sent (a database from before numbers were bounded)', async () => {
+    const odd = await registerSensor(test, { computer_name: 'ODD-VALUES' });
+    const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
+    after(() => db.close());
+    await db.run(
+      "UPDATE sensors SET build_id = ?, physical_memory_size = 'lots', uptime = ?, health_status = 1.5 WHERE id = ?",
+      [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, odd.id],
+    );
+    const list = await get('/api/v1/sensor');
+    assert.equal(list.statusCode, 200, list.body);
+    const record = (list.json() as { id: number; build_id: number; physical_memory_size: string; sensor_health_status: number }[])
+      .find((sensor) => sensor.id === odd.id)!;
+    assert.equal(record.build_id, 0);
+    assert.equal(record.physical_memory_size, '0');
+    assert.equal(record.sensor_health_status, 0);
   });
 });

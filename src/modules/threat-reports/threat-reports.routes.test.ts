@@ -83,6 +83,18 @@ describe('threat reports API', () => {
     assert.equal(missing.statusCode, 404);
   });
 
+  it('answers 400 to ids keyed by something other than a feed id, whatever the values', async () => {
+    for (const payload of [
+      '{"ids": {"": -1e308}, "updates": {"is_ignored": true}}',
+      '{"ids": {"feed": ["r-1"]}, "updates": {"is_ignored": true}}',
+      '{"ids": {"99999999999999999999": ["r-1"]}, "updates": {"is_ignored": true}}',
+    ]) {
+      const response = await test.app.inject({ method: 'POST', url: URL, headers: { ...admin(), 'content-type': 'application/json' }, payload });
+      assert.equal(response.statusCode, 400, `${payload}: ${response.body}`);
+      assert.equal(response.json().reason, 'invalid_request');
+    }
+  });
+
   it('ignores and un-ignores by query as ThreatReportQuery.set_ignored does', async () => {
     const update = (query: string, ignored: boolean) => test.app.inject({
       method: 'POST', url: URL, headers: admin(), payload: { query, updates: { is_ignored: ignored } },

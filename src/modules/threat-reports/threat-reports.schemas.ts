@@ -31,7 +31,11 @@ export const ThreatReportParams = Type.Object({ id: IntegerId, report_id: Type.S
 
 /** By ids (`{"<feed_id>": ["<report id>", …]}`) or by query (a URL query string); only is_ignored can change. */
 export const ThreatReportUpdateBody = Type.Object({
-  ids: Type.Optional(Type.Record(Type.String({ pattern: '^\\d+$' }), Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 100_000 }))),
+  // propertyNames: a Record's key pattern alone only selects which values to check, so a key
+  // like "" would pass with any value at all.
+  ids: Type.Optional(Type.Record(Type.String({ pattern: '^\\d+$' }), Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 100_000 }), {
+    propertyNames: { pattern: '^\\d{1,15}$' },
+  })),
   query: Type.Optional(Type.String({ maxLength: 65536, examples: ['cb.urlver=1&q=title%3Atest'] })),
   updates: Type.Object({ is_ignored: Type.Boolean() }),
 });
