@@ -2,7 +2,6 @@
  * Composition root: opens the store, builds every store and service once, and knows how to shut
  * them down in order. Nothing below this file chooses an implementation.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config/schema.js';
 import type { SqlDatabase } from './db/database.js';
@@ -12,7 +11,7 @@ import { openDatabase, SQLITE_FILE } from './db/open.js';
 import { securePrivateDataDir, type LoosenedPath } from './db/private-files.js';
 import { sealPlaintextSecrets } from './db/secrets/seal-plaintext.js';
 import { openSecretBox, secretKeyPath } from './db/secrets/secret-key.js';
-import { tlsFiles } from './http/tls.js';
+import { servedCertificate } from './http/tls.js';
 import { DetectionService } from './detect/detection-sink.js';
 import { SqlDetectionStore } from './detect/detection.store.js';
 import { DETECTION_MATCH_HANDLER, startDetection } from './detect/detection-runtime.js';
@@ -231,7 +230,7 @@ export async function createContainer(config: Config): Promise<Container> {
       publicUrl: config.publicUrl,
       // Read at each download: `vigil serve` writes the certificate after the container is built,
       // and an operator may replace it.
-      certificate: () => (config.tls ? readFileSync(tlsFiles(config.dataDir).certFile, 'utf8') : undefined),
+      certificate: () => (config.tls ? servedCertificate(config.dataDir) : undefined),
     }),
     license: new LicenseService(new SqlLicenseStore(db), { count: () => sensorsStore.count({}) }, VIGIL_VERSION),
     builds: new BuildsService(sensors),

@@ -23,6 +23,19 @@ export function tlsFiles(dataDir: string): TlsFiles {
   return { certFile: join(dataDir, 'tls', 'cert.pem'), keyFile: join(dataDir, 'tls', 'key.pem') };
 }
 
+/**
+ * The PEM of the certificate in the data dir, or undefined when there is none: a server started
+ * without TLS (`--http`, or an app built for tests) never wrote one.
+ */
+export function servedCertificate(dataDir: string): string | undefined {
+  try {
+    return readFileSync(tlsFiles(dataDir).certFile, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 export async function loadOrCreateCertificate(dataDir: string, host: string): Promise<TlsMaterial & { created: boolean }> {
   const { certFile, keyFile } = tlsFiles(dataDir);
   try {
