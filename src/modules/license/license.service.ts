@@ -4,7 +4,7 @@
  * sensor count and the server token are real. XSOAR and Splunk SOAR GET it as their connectivity
  * test. A POSTed block is checked for the shape of a Carbon Black license and kept for the record
  * (it changes nothing), so setup scripts that upload one still succeed; anything else is refused
- * as Carbon Black refused a bad license. docs/adr/0017-license-datasharing-installers.md gives the reasons.
+ * as Carbon Black refused a bad license. docs/adr/0016-license-datasharing-installers.md gives the reasons.
  */
 import { InvalidRequestError } from '../../domain/errors.js';
 import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
