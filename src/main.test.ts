@@ -12,7 +12,7 @@ import { as, type TestApp } from '../test/support/app.js';
 import { cbfeed, writeFeedFile } from '../test/support/feeds.js';
 import { binaryMetadata, processEvents, registerSensor, uploadBinary, uploadEvents } from '../test/support/sensors.js';
 import { tempDir } from '../test/support/temp.js';
-import { ADMIN_TOKEN_FILE } from './cli/first-start.js';
+import { ADMIN_TOKEN_FILE } from './startup/first-start.js';
 import { loadConfig } from './config/load.js';
 import { SQLITE_FILE } from './db/open.js';
 import { serve, type RunningServer } from './main.js';

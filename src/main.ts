@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { warnLoosenedDataDir } from './cli/data-dir-warning.js';
-import { announceFirstStart } from './cli/first-start.js';
-import { logOptions } from './cli/log-options.js';
+import { warnLoosenedDataDir } from './startup/data-dir-warning.js';
+import { announceFirstStart } from './startup/first-start.js';
+import { logOptions } from './startup/log-options.js';
 import type { Config } from './config/schema.js';
 import { createContainer, type Container } from './container.js';
 import { loadOrCreateCertificate, tlsFiles } from './http/tls.js';
