@@ -4,7 +4,7 @@
  * acknowledgement, sent only after the commit.
  */
 import type { EventsReply } from '../modules/sensors/sensor-protocol.schemas.js';
-import type { SensorIdentity } from '../modules/sensors/sensors.service.js';
+import type { SensorIdentity } from '../domain/sensor-identity.js';
 import type { EventStore } from '../modules/processes/event-store.js';
 import type { BatchWriter } from './batch-writer.js';
 import type { SensorEvent } from './event.schemas.js';

@@ -15,7 +15,7 @@ import { sqliteMigrations } from '../../db/migrations/sqlite.js';
 import { FilterGate } from '../../ingest/ingress-gate.js';
 import { EventPreparer } from '../../ingest/prepare.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { SqlSensorsStore } from '../sensors/sensors.store.js';
 import type { IngestBatch } from './event-store.js';
 import { SqliteEventStore } from './event-store.sqlite.js';

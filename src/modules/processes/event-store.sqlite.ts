@@ -12,7 +12,7 @@ import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { baseName } from '../../ingest/normalize.js';
 import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } from '../../ingest/prepare.js';
 import { counter } from '../../ingest/rejection.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { ChunkAppender } from './chunk-files.js';
 import { chunkRows, decodeEvent } from './event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';

@@ -4,7 +4,7 @@
  * batches. Its physical design differs per dialect (event-store.sqlite.ts), as the house plan allows.
  */
 import type { PreparedProcess } from '../../ingest/prepare.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 
 export interface IngestBatch {
   sensor: SensorIdentity;
