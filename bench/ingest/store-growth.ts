@@ -25,7 +25,7 @@ import { normalizeEvent } from '../../src/ingest/normalize.js';
 import { EventPreparer } from '../../src/ingest/prepare.js';
 import { chunkDirectory } from '../../src/modules/partitions/partition-files.js';
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
-import type { IngestBatch } from '../../src/modules/processes/event-store.js';
+import type { IngestBatch } from '../../src/ingest/event-store.js';
 import { BinaryCatalog } from '../../src/sensor/binaries.js';
 import { Endpoint } from '../../src/sensor/endpoint.js';
 

@@ -20,8 +20,8 @@ import { EventPreparer } from '../../ingest/prepare.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { chunkFilePath } from '../partitions/partition-files.js';
 import { readSegmentChunks } from './chunk-files.js';
-import { decodeChunk } from './event-codec.js';
-import type { IngestBatch } from './event-store.js';
+import { decodeChunk } from '../../ingest/event-codec.js';
+import type { IngestBatch } from '../../ingest/event-store.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 
 const SENSOR: SensorIdentity = { id: 1, groupId: 1, hostname: 'host', hostType: 'server', osType: 'windows' };

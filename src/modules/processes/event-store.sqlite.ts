@@ -14,8 +14,8 @@ import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } fr
 import { counter } from '../../ingest/rejection.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { ChunkAppender } from './chunk-files.js';
-import { chunkRows, decodeEvent } from './event-codec.js';
-import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
+import { chunkRows, decodeEvent } from '../../ingest/event-codec.js';
+import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from '../../ingest/event-store.js';
 import { insertPairs, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
 import { NewSegmentCounts, type ProcessHost } from './event-store.counts.sqlite.js';
 import { PostedTerms, sortPostings } from './event-store.postings.js';

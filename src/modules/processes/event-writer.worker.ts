@@ -10,7 +10,7 @@ import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from '../../db/wal-check
 import { serveRequests } from '../../db/worker-threads.js';
 import { chunkDirectory } from '../partitions/partition-files.js';
 import { SqlitePartitionWriter } from '../partitions/partition-writer.sqlite.js';
-import type { SegmentRules } from './event-store.js';
+import type { SegmentRules } from '../../ingest/event-store.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 import type { WriterReply, WriterRequest } from './event-writer.messages.js';
 

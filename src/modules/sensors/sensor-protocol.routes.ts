@@ -11,6 +11,7 @@ import { Type } from '@sinclair/typebox';
 import type { IngestPipeline } from '../../ingest/pipeline.js';
 import { DomainError } from '../../domain/errors.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
+import { EventsReply } from '../../ingest/event.schemas.js';
 import { IngestRejection } from '../../ingest/rejection.js';
 import type { BinariesService } from '../binaries/binaries.service.js';
 import { readBinaryUploadBody, type StagedContent } from '../binaries/binary-upload-body.js';
@@ -18,7 +19,6 @@ import { BinaryUpload } from '../binaries/binary-upload.schemas.js';
 import {
   CheckinBody,
   CheckinReply,
-  EventsReply,
   RegisterBody,
   RegisterReply,
 } from './sensor-protocol.schemas.js';

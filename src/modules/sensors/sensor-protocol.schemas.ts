@@ -88,14 +88,3 @@ export const CheckinReply = Type.Object({
   instructions: Type.Array(Instruction),
 });
 export type CheckinReply = Static<typeof CheckinReply>;
-
-export const EventRejection = Type.Object({ index: Type.Integer(), reason: Type.String(), detail: Type.String() });
-
-export const EventsReply = Type.Object({
-  sequence: Type.Integer(),
-  duplicate: Type.Boolean({ description: 'true: this sequence was committed before; nothing was stored again' }),
-  accepted: Type.Integer(),
-  filtered: Type.Integer({ description: 'dropped by ingress filters' }),
-  rejected: Type.Array(EventRejection),
-});
-export type EventsReply = Static<typeof EventsReply>;
