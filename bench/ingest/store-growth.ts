@@ -23,9 +23,9 @@ import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from '../../src/db/wal-c
 import { FilterGate } from '../../src/ingest/ingress-gate.js';
 import { normalizeEvent } from '../../src/ingest/normalize.js';
 import { EventPreparer } from '../../src/ingest/prepare.js';
-import { chunkDirectory } from '../../src/modules/processes/chunk-files.js';
+import { chunkDirectory } from '../../src/modules/partitions/partition-files.js';
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
-import type { IngestBatch } from '../../src/modules/processes/event-store.js';
+import type { IngestBatch } from '../../src/ingest/event-store.js';
 import { BinaryCatalog } from '../../src/sensor/binaries.js';
 import { Endpoint } from '../../src/sensor/endpoint.js';
 

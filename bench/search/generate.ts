@@ -23,7 +23,7 @@ import { FilterGate } from '../../src/ingest/ingress-gate.js';
 import { normalizeEvent } from '../../src/ingest/normalize.js';
 import { EventPreparer } from '../../src/ingest/prepare.js';
 import { SqlBinariesStore } from '../../src/modules/binaries/binaries.store.js';
-import type { IngestBatch } from '../../src/modules/processes/event-store.js';
+import type { IngestBatch } from '../../src/ingest/event-store.js';
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
 import { BinaryCatalog } from '../../src/sensor/binaries.js';
 import { Endpoint } from '../../src/sensor/endpoint.js';

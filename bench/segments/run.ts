@@ -30,10 +30,10 @@ import { FilterGate } from '../../src/ingest/ingress-gate.js';
 import { normalizeEvent } from '../../src/ingest/normalize.js';
 import { EventPreparer } from '../../src/ingest/prepare.js';
 import { readSegmentChunks } from '../../src/modules/processes/chunk-files.js';
-import { decodeChunk } from '../../src/modules/processes/event-codec.js';
+import { decodeChunk } from '../../src/ingest/event-codec.js';
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
 import { eventLists } from '../../src/modules/processes/process-events.js';
-import type { SensorIdentity } from '../../src/modules/sensors/sensors.service.js';
+import type { SensorIdentity } from '../../src/domain/sensor-identity.js';
 import { copyDataset } from '../search/dataset.js';
 import { DEFAULT_DIR, readManifest } from '../search/generate.js';
 

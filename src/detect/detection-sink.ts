@@ -8,7 +8,7 @@
  * feeds do neither.
  */
 import { randomUUID } from 'node:crypto';
-import type { ValueIocType } from '../modules/feeds/cbfeed.js';
+import type { ValueIocType } from '../modules/threat-reports/threat-report.js';
 import type { CursorAdvance, DetectionStore, IocReport, QueryReport } from './detection.store.js';
 import type { DocumentTags } from './document-tags.js';
 import type { DocumentTagsReader } from './document-tags.pool.js';

@@ -7,7 +7,7 @@
 import type { SqlDatabase, SqlExecutor } from '../db/database.js';
 import { insertAlert } from '../modules/alerts/alert-rows.js';
 import type { NewAlert } from '../modules/alerts/alerts.store.js';
-import type { QueryIoc, ValueIocType } from '../modules/feeds/cbfeed.js';
+import type { QueryIoc, ValueIocType } from '../modules/threat-reports/threat-report.js';
 import { ALERT_ACTION, hasAction, type ActionOwner } from '../modules/watchlists/detection-actions.store.js';
 import { watchlistIn } from '../modules/watchlists/watchlists.store.js';
 import {

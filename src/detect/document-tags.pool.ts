@@ -4,7 +4,7 @@
  */
 import type { SqliteReadPool } from '../db/dialects/sqlite-read-pool.js';
 import { siblingModule } from '../db/worker-threads.js';
-import { pooledRead } from '../modules/processes/process-search.store.js';
+import { pooledRead } from '../db/pooled-read.js';
 import type { DocumentTags } from './document-tags.js';
 import type { TagsRequest } from './document-tags.sqlite.js';
 

@@ -11,7 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 import { cachedStatement } from '../db/dialects/sqlite-statements.js';
-import type { ValueIocType } from '../modules/feeds/cbfeed.js';
+import type { ValueIocType } from '../modules/threat-reports/threat-report.js';
 import { bigIntToIpv6, intToIpv4 } from '../query/values/ip.js';
 import type { IocHit } from './match.plan.js';
 

@@ -5,7 +5,7 @@
  * catch-up. A resume point ("cursor", stored on the watchlist or report) is the newest segment
  * write and binary first sight the last complete run covered: `segments:<ms>,binaries:<ms>`.
  */
-import type { QueryIoc } from '../modules/feeds/cbfeed.js';
+import type { QueryIoc } from '../modules/threat-reports/threat-report.js';
 import { analyzeWatchlistQuery } from '../modules/watchlists/watchlist-query.js';
 import type { IndexType } from '../modules/watchlists/watchlists.store.js';
 import { compileBinaryCondition, compileProcessCondition } from '../query/compile/sqlite.js';

@@ -3,7 +3,7 @@
  * (match.sqlite.ts) and what it answers. Both sides of the pool use these types.
  */
 import type { SqlParam } from '../query/compile/fragment.js';
-import type { ValueIocType } from '../modules/feeds/cbfeed.js';
+import type { ValueIocType } from '../modules/threat-reports/threat-report.js';
 
 /** One search to match: a watchlist's, or a feed report's query IOC. */
 export interface MatchSpec {

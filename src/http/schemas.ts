@@ -8,3 +8,8 @@ export const ResultSuccess = Type.Object({ result: Type.Literal('success') });
 export const CreatedId = Type.Object({ id: Type.Integer() });
 
 export const IntegerId = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
+
+/** Non-JSON replies, described for the OpenAPI document. */
+export function bytesReply(mediaType: string, description: string) {
+  return { description, content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } } };
+}

@@ -4,7 +4,7 @@
  * A batch's promise settles only after its commit, which is what lets the protocol promise that an
  * acknowledged batch is stored.
  */
-import type { EventStore, IngestBatch, IngestOutcome } from '../modules/processes/event-store.js';
+import type { EventStore, IngestBatch, IngestOutcome } from './event-store.js';
 
 interface Pending {
   batch: IngestBatch;

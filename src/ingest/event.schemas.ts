@@ -139,3 +139,15 @@ export const EventBatch = Type.Object({
   events: Type.Array(Type.Unknown(), { maxItems: MAX_EVENTS_PER_BATCH }),
 });
 export type EventBatch = Static<typeof EventBatch>;
+
+/** The pipeline's answer to an events upload: what it kept, dropped and refused, event by event. */
+export const EventRejection = Type.Object({ index: Type.Integer(), reason: Type.String(), detail: Type.String() });
+
+export const EventsReply = Type.Object({
+  sequence: Type.Integer(),
+  duplicate: Type.Boolean({ description: 'true: this sequence was committed before; nothing was stored again' }),
+  accepted: Type.Integer(),
+  filtered: Type.Integer({ description: 'dropped by ingress filters' }),
+  rejected: Type.Array(EventRejection),
+});
+export type EventsReply = Static<typeof EventsReply>;

@@ -9,9 +9,38 @@
  * when one of them dropsEvent. For hit_rate it counts, per filter that measures the process's
  * sensor, the processes seen and matched (IngressFiltersService.recordProcessCounts).
  */
-import type { IngressFilterRecord } from '../modules/ingress-filters/ingress-filters.store.js';
 import type { EventType } from './event.schemas.js';
 import { compileValues, type ValueMatcher } from './ingress-filter-values.js';
+
+/**
+ * A stored filter as the pipeline reads it: the settings it enforces, named as on the wire. The
+ * ingress-filters module's records satisfy this shape; declaring it here keeps the pipeline from
+ * depending on the module that configures it (the module depends on the pipeline's compiler).
+ */
+export interface IngressFilterRule {
+  id: string;
+  settings: {
+    enabled: boolean;
+    priority: number;
+    global: boolean;
+    group_ids: readonly number[];
+    sensor_ids: readonly number[];
+    os_mask: number;
+    path_filters: readonly string[];
+    cmdline_filters: readonly string[];
+    md5_filters: readonly string[];
+    descendant_filtering_level: number;
+    filter_all_events: boolean;
+    regmod_filters: readonly string[];
+    modload_filters: readonly string[];
+    filemod_filters: readonly string[];
+    non_binary_filemod_filters: readonly string[];
+    netconn_filters: readonly string[];
+    crossproc_filters: readonly string[];
+    filter_on_server: boolean;
+    track_metrics: boolean;
+  };
+}
 
 export interface IngressScope {
   sensorId: number;
@@ -63,7 +92,7 @@ const OS_BITS: Readonly<Record<IngressScope['osType'], number>> = { windows: 1, 
 const EXECUTABLE_FILE_TYPES: ReadonlySet<number | undefined> = new Set([1, 2, 3]);
 
 /** The filters the pipeline has a use for, highest priority first (ties: oldest first). */
-export function compileIngressFilters(filters: readonly IngressFilterRecord[]): CompiledIngressFilter[] {
+export function compileIngressFilters(filters: readonly IngressFilterRule[]): CompiledIngressFilter[] {
   return filters
     .map((filter) => new CompiledFilter(filter))
     .filter((filter) => filter.enforced || filter.trackMetrics)
@@ -71,7 +100,7 @@ export function compileIngressFilters(filters: readonly IngressFilterRecord[]): 
 }
 
 /** Compiles one filter; an invalid regex is an InvalidRequestError naming the field and index. */
-export function compileIngressFilter(filter: Pick<IngressFilterRecord, 'id' | 'settings'>): CompiledIngressFilter {
+export function compileIngressFilter(filter: IngressFilterRule): CompiledIngressFilter {
   return new CompiledFilter(filter);
 }
 
@@ -97,7 +126,7 @@ class CompiledFilter implements CompiledIngressFilter {
   private readonly crossproc: ValueMatcher | undefined;
   private readonly netconn: ValueMatcher | undefined;
 
-  constructor({ id, settings }: Pick<IngressFilterRecord, 'id' | 'settings'>) {
+  constructor({ id, settings }: IngressFilterRule) {
     this.id = id;
     this.descendantLevel = settings.descendant_filtering_level;
     this.filterAllEvents = settings.filter_all_events;

@@ -3,11 +3,10 @@
  * (prepare.ts) → segment and store (the event store's transaction, on the writer) → the
  * acknowledgement, sent only after the commit.
  */
-import type { EventsReply } from '../modules/sensors/sensor-protocol.schemas.js';
-import type { SensorIdentity } from '../modules/sensors/sensors.service.js';
-import type { EventStore } from '../modules/processes/event-store.js';
+import type { SensorIdentity } from '../domain/sensor-identity.js';
+import type { EventStore } from './event-store.js';
 import type { BatchWriter } from './batch-writer.js';
-import type { SensorEvent } from './event.schemas.js';
+import type { EventsReply, SensorEvent } from './event.schemas.js';
 import { decodeBatch } from './decode.js';
 import type { CompiledIngressFilter } from './ingress-filter.js';
 import type { ProcessCounts } from './ingress-filter-metrics.js';

@@ -5,7 +5,7 @@
  * threads share the work of an upload.
  */
 import { LRUCache } from 'lru-cache';
-import { encodeChunk } from '../modules/processes/event-codec.js';
+import { encodeChunk } from './event-codec.js';
 import type { EventOf, SensorEvent } from './event.schemas.js';
 import type { FilterGate, GateScope, GateVerdict } from './ingress-gate.js';
 import { eventTerms } from './terms.js';

@@ -4,7 +4,7 @@
  * server can check: the md5 and sha256 that events reference are computed from these bytes.
  */
 import { createHash } from 'node:crypto';
-import type { BinaryMetadata } from '../modules/sensors/sensor-protocol.schemas.js';
+import type { BinaryMetadata } from '../modules/binaries/binary-upload.schemas.js';
 import { vendorOf, type Os, type Vendor } from './catalog.js';
 import { programIcon } from './icons.js';
 import { Random } from './random.js';

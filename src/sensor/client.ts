@@ -10,9 +10,10 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
-import type { SensorEvent } from '../ingest/event.schemas.js';
+import type { EventsReply, SensorEvent } from '../ingest/event.schemas.js';
+import type { BinaryMetadata } from '../modules/binaries/binary-upload.schemas.js';
 import type {
-  BinaryMetadata, CheckinBody, CheckinReply, EventsReply, RegisterBody, RegisterReply,
+  CheckinBody, CheckinReply, RegisterBody, RegisterReply,
 } from '../modules/sensors/sensor-protocol.schemas.js';
 
 export interface RetryPolicy {

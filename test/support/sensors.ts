@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { SensorEvent } from '../../src/ingest/event.schemas.js';
-import type { BinaryMetadata, CheckinBody, CheckinReply, RegisterBody } from '../../src/modules/sensors/sensor-protocol.schemas.js';
+import type { BinaryMetadata } from '../../src/modules/binaries/binary-upload.schemas.js';
+import type { CheckinBody, CheckinReply, RegisterBody } from '../../src/modules/sensors/sensor-protocol.schemas.js';
 import { as, type TestApp } from './app.js';
 
 export interface TestSensor {

@@ -13,7 +13,7 @@
  * A sensor in a group with banning_enabled off gets nothing, and one that held bans when its
  * group stopped banning is told to drop them (the empty list, version 0).
  */
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import type { BanListPayload } from './bans.schemas.js';
 import type { BansStore } from './bans.store.js';
 

@@ -8,7 +8,7 @@ import { ConflictError, InvalidRequestError, NotFoundError } from '../../domain/
 import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import { formatRecordTime } from '../../domain/record-time.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import type { Ban, BanCreateBody, BanDeleteBody, BanListQuery, BanUpdateBody } from './bans.schemas.js';
 import type { BanQuery, BanRecord, BanStamp, BansStore, BlockTally } from './bans.store.js';
 

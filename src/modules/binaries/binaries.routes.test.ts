@@ -8,7 +8,7 @@ import { decode, encode } from 'fast-png';
 import { unzipSync } from 'fflate';
 import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
 import { binaryMetadata, registerSensor, uploadBinary, type TestSensor } from '../../../test/support/sensors.js';
-import type { BinaryMetadata } from '../sensors/sensor-protocol.schemas.js';
+import type { BinaryMetadata } from './binary-upload.schemas.js';
 
 const SOLR_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
 const NOT_FOUND_PAGE = /The requested URL was not found on the server/;

@@ -4,7 +4,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { BinariesService } from './binaries.service.js';
-import { BinarySummary, Md5Params, bytesReply } from './binaries.schemas.js';
+import { bytesReply } from '../../http/schemas.js';
+import { BinarySummary, Md5Params } from './binaries.schemas.js';
 
 export const binariesRoutes: FastifyPluginAsyncTypebox<{ binaries: BinariesService }> = async (app, { binaries }) => {
   const tags = ['binaries'];

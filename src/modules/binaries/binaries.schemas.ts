@@ -62,8 +62,3 @@ export const BinarySummary = Type.Object({
   icon: Type.String({ description: 'base64 PNG: the sensor\'s, or the default icon when it sent none' }),
 }, ALLIANCE_PROPERTIES);
 export type BinarySummary = Static<typeof BinarySummary> & AllianceFields;
-
-/** Non-JSON replies, described for the OpenAPI document. */
-export function bytesReply(mediaType: string, description: string) {
-  return { description, content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } } };
-}

@@ -3,7 +3,7 @@
  * binaries.store.contract.ts is the contract every dialect must pass.
  */
 import type { SqlDatabase } from '../../db/database.js';
-import type { BinaryMetadata } from '../sensors/sensor-protocol.schemas.js';
+import type { BinaryMetadata } from './binary-upload.schemas.js';
 
 export interface BinaryRecord {
   md5: string;

@@ -1,6 +1,6 @@
 /** A binary found by search as its summary document, built from the sightings the caller may see, without the icon. */
 import type { DocumentTags } from '../../detect/document-tags.js';
-import type { BinaryMetadata } from '../sensors/sensor-protocol.schemas.js';
+import type { BinaryMetadata } from './binary-upload.schemas.js';
 import { binarySummary } from './binary-summary.js';
 import type { BinaryRow } from './binary-search.plan.js';
 import type { BinaryDocument } from './binaries.schemas.js';

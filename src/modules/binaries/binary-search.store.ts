@@ -1,7 +1,7 @@
 /** Where binary search runs: in the read pool's workers (binary-search.sqlite.ts), like process search. */
 import type { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
 import { siblingModule } from '../../db/worker-threads.js';
-import { pooledRead, type PagingSnapshot } from '../processes/process-search.store.js';
+import { pooledRead, type PagingSnapshot } from '../../db/pooled-read.js';
 import type { BinarySearchRequest, BinarySearchResult } from './binary-search.plan.js';
 
 export interface BinarySearchStore {

@@ -7,7 +7,7 @@ import type { DocumentTags } from '../../detect/document-tags.js';
 import { wireTags } from '../../detect/document-tags.wire.js';
 import { documentTime, documentTimeSeconds } from '../../domain/wire-time.js';
 import { COMPATIBLE_CB_VERSION } from '../info/info.service.js';
-import type { BinaryMetadata } from '../sensors/sensor-protocol.schemas.js';
+import type { BinaryMetadata } from './binary-upload.schemas.js';
 import type { BinaryObservation, BinaryRecord } from './binaries.store.js';
 import type { BinarySummary } from './binaries.schemas.js';
 

@@ -8,7 +8,7 @@
 import type { SqlDatabase } from '../../db/database.js';
 import type { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
 import { siblingModule } from '../../db/worker-threads.js';
-import { pooledRead } from '../processes/process-search.store.js';
+import { pooledRead } from '../../db/pooled-read.js';
 import { countsOf, countStatements, type CountsRequest, type StoreCounts } from './dashboard.queries.js';
 
 export type { CountsRequest, StoreCounts } from './dashboard.queries.js';

@@ -10,29 +10,19 @@ import secureJson from 'secure-json-parse';
 import { QueryError } from '../../query/index.js';
 import { bigIntToIpv6, intToIpv4, ipv4ToInt, ipv6ToBigInt } from '../../query/values/ip.js';
 import { analyzeWatchlistQuery } from '../watchlists/watchlist-query.js';
-import type { IndexType } from '../watchlists/watchlists.store.js';
+import {
+  VALUE_IOC_TYPES,
+  type FeedReport,
+  type IocValue,
+  type QueryIoc,
+  type ValueIocType,
+} from '../threat-reports/threat-report.js';
 
 export class FeedFormatError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'FeedFormatError';
   }
-}
-
-export const VALUE_IOC_TYPES = ['md5', 'sha256', 'ipv4', 'ipv6', 'dns', 'ja3', 'ja3s'] as const;
-export type ValueIocType = (typeof VALUE_IOC_TYPES)[number];
-
-export interface IocValue {
-  type: ValueIocType;
-  /** Normalized as events are. */
-  value: string;
-  /** Addresses as fixed-width hex, for range searches. */
-  addressHex?: string;
-}
-
-export interface QueryIoc {
-  index_type: IndexType;
-  search_query: string;
 }
 
 export interface FeedInfo {
@@ -45,21 +35,6 @@ export interface FeedInfo {
   icon: string;
   icon_small: string;
   provider_rating: number | null;
-}
-
-export interface FeedReport {
-  id: string;
-  title: string;
-  description: string;
-  link: string;
-  score: number;
-  /** Epoch seconds; a report changes only with a newer one. */
-  timestamp: number;
-  tags: string[];
-  /** The IOCs as the feed wrote them, shown on the report. */
-  iocs: Record<string, unknown>;
-  values: IocValue[];
-  queries: QueryIoc[];
 }
 
 export interface ParsedFeed {

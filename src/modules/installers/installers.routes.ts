@@ -5,8 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { InvalidRequestError } from '../../domain/errors.js';
-import { IntegerId } from '../../http/schemas.js';
-import { bytesReply } from '../binaries/binaries.schemas.js';
+import { bytesReply, IntegerId } from '../../http/schemas.js';
 import { PLATFORMS, type Platform } from './installer-format.js';
 import type { InstallersService } from './installers.service.js';
 

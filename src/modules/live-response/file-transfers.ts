@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { ConflictError, DomainError, NotFoundError } from '../../domain/errors.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { ContentTooLargeError, type LiveResponseFiles } from './live-response-files.js';
 import type { LiveResponseStore } from './live-response.store.js';
 

@@ -9,7 +9,8 @@
  * A sensor without an open session costs one read.
  */
 import { Value } from '@sinclair/typebox/value';
-import type { CheckinAsk, CompletedInstruction, SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
+import type { CheckinAsk, CompletedInstruction } from '../sensors/sensors.service.js';
 import type { CommandWaiters } from './command-waiters.js';
 import { failure, outcomeOf } from './live-response-commands.js';
 import type { LiveResponseExpiry } from './live-response-expiry.js';

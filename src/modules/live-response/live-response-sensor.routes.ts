@@ -6,9 +6,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Readable } from 'node:stream';
-import { IntegerId } from '../../http/schemas.js';
+import { bytesReply, IntegerId } from '../../http/schemas.js';
 import { refuseDeclaredOver } from '../../http/uploads.js';
-import { bytesReply } from '../binaries/binaries.schemas.js';
 import type { FileTransfers } from './file-transfers.js';
 
 const FILE = '/sensor/v1/live-response/files/:file_id';

@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { MULTIPART_ALLOWANCE_BYTES, MULTIPART_LIMITS, multipartFile, refuseDeclaredOver } from '../../http/uploads.js';
-import { bytesReply } from '../binaries/binaries.schemas.js';
+import { bytesReply } from '../../http/schemas.js';
 import type { LiveResponseService } from './live-response.service.js';
 import {
   Command, CommandCreateBody, CommandParams, CommandQuery, FileParams, Session, SessionCreateBody, SessionFile,

@@ -4,7 +4,7 @@
  * short transaction; a deletion is many calls of purgeStep, with ingest commits between them.
  */
 import type Database from 'better-sqlite3';
-import { removeChunkFile } from '../processes/chunk-files.js';
+import { removeChunkFile } from './partition-files.js';
 import type { PartitionChange, PartitionReply, PartitionRequest } from './partitions.store.js';
 
 /** What the writer's event store lets partition changes do to its cached state. */

@@ -6,7 +6,7 @@
 import { InvalidRequestError, NotFoundError } from '../../domain/errors.js';
 import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import { documentTimeMicros } from '../../domain/wire-time.js';
-import { chunkFilePath } from '../processes/chunk-files.js';
+import { chunkFilePath } from './partition-files.js';
 import type { Partition } from './partitions.schemas.js';
 import type { PartitionChange, PartitionRecord, PartitionsStore, PartitionWriter } from './partitions.store.js';
 

@@ -13,7 +13,7 @@ import { normalizeEvent } from '../../ingest/normalize.js';
 import { EventPreparer } from '../../ingest/prepare.js';
 import { SqliteEventStore } from '../processes/event-store.sqlite.js';
 import { SqlSensorsStore } from '../sensors/sensors.store.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { warmName } from './partition-writer.sqlite.js';
 import { SqlPartitionsStore } from './partitions.store.js';
 

@@ -17,7 +17,7 @@ import { FilterGate } from '../../ingest/ingress-gate.js';
 import { normalizeEvent } from '../../ingest/normalize.js';
 import { EventPreparer } from '../../ingest/prepare.js';
 import { SqliteEventStore } from '../processes/event-store.sqlite.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { SqlSensorsStore } from '../sensors/sensors.store.js';
 import { SqlPartitionsStore } from './partitions.store.js';
 import { StorageMaintenance, type MaintenanceLog } from './storage-maintenance.js';

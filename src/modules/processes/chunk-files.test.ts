@@ -17,10 +17,11 @@ import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { FilterGate } from '../../ingest/ingress-gate.js';
 import { normalizeEvent } from '../../ingest/normalize.js';
 import { EventPreparer } from '../../ingest/prepare.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
-import { chunkFilePath, readSegmentChunks } from './chunk-files.js';
-import { decodeChunk } from './event-codec.js';
-import type { IngestBatch } from './event-store.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
+import { chunkFilePath } from '../partitions/partition-files.js';
+import { readSegmentChunks } from './chunk-files.js';
+import { decodeChunk } from '../../ingest/event-codec.js';
+import type { IngestBatch } from '../../ingest/event-store.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 
 const SENSOR: SensorIdentity = { id: 1, groupId: 1, hostname: 'host', hostType: 'server', osType: 'windows' };

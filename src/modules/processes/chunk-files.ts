@@ -8,28 +8,14 @@
  * transaction commits, so that a committed row never points past what was written; a rolled-back
  * transaction leaves its bytes behind unreferenced.
  */
-import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../../db/private-files.js';
+import { chunkFilePath } from '../partitions/partition-files.js';
 import type { SegmentChunkSource } from './process-detail.store.js';
-
-/** The directory of the chunk files of the database in `databaseFile`. */
-export function chunkDirectory(databaseFile: string): string {
-  return join(dirname(databaseFile), 'events');
-}
-
-/** The chunk file of partition `partitionId` of the database in `databaseFile`. */
-export function chunkFilePath(databaseFile: string, partitionId: number): string {
-  return join(chunkDirectory(databaseFile), `partition-${partitionId}.chunks`);
-}
-
-/** Removes a deleted partition's chunk file (nothing if it has none). */
-export function removeChunkFile(databaseFile: string, partitionId: number): void {
-  rmSync(chunkFilePath(databaseFile, partitionId), { force: true });
-}
 
 const FIRST_STAGING_BYTES = 1 << 20;
 

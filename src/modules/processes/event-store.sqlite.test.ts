@@ -15,9 +15,9 @@ import { sqliteMigrations } from '../../db/migrations/sqlite.js';
 import { FilterGate } from '../../ingest/ingress-gate.js';
 import { EventPreparer } from '../../ingest/prepare.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { SqlSensorsStore } from '../sensors/sensors.store.js';
-import type { IngestBatch } from './event-store.js';
+import type { IngestBatch } from '../../ingest/event-store.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 
 const SENSOR: SensorIdentity = { id: 1, groupId: 1, hostname: 'host', hostType: 'server', osType: 'linux' };

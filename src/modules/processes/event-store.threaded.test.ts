@@ -15,7 +15,7 @@ import { migrate } from '../../db/migrate.js';
 import { sqliteMigrations } from '../../db/migrations/sqlite.js';
 import { FilterGate } from '../../ingest/ingress-gate.js';
 import { EventPreparer } from '../../ingest/prepare.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { ThreadedEventStore } from './event-store.threaded.js';
 
 const SENSOR: SensorIdentity = { id: 1, groupId: 1, hostname: 'host', hostType: 'server', osType: 'linux' };

@@ -6,7 +6,7 @@
  */
 import { WorkerClient } from '../../db/worker-threads.js';
 import type { PartitionReply, PartitionRequest, PartitionWriter } from '../partitions/partitions.store.js';
-import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from './event-store.js';
+import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from '../../ingest/event-store.js';
 import type { WriterReply, WriterRequest } from './event-writer.messages.js';
 import type { WriterInit } from './event-writer.worker.js';
 

@@ -1,7 +1,7 @@
 /** What the request thread and the event writer's thread say to each other. */
 import type { WorkerReply } from '../../db/worker-threads.js';
 import type { PartitionReply, PartitionRequest } from '../partitions/partitions.store.js';
-import type { IngestBatch, IngestOutcome } from './event-store.js';
+import type { IngestBatch, IngestOutcome } from '../../ingest/event-store.js';
 
 export type WriterRequest =
   | { id: number; kind: 'commit'; batches: readonly IngestBatch[] }

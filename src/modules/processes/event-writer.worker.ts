@@ -8,9 +8,9 @@ import { workerData } from 'node:worker_threads';
 import { SqliteDatabase, sharingLockWait, type SharedLockWait } from '../../db/dialects/sqlite.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from '../../db/wal-checkpointer.js';
 import { serveRequests } from '../../db/worker-threads.js';
+import { chunkDirectory } from '../partitions/partition-files.js';
 import { SqlitePartitionWriter } from '../partitions/partition-writer.sqlite.js';
-import { chunkDirectory } from './chunk-files.js';
-import type { SegmentRules } from './event-store.js';
+import type { SegmentRules } from '../../ingest/event-store.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 import type { WriterReply, WriterRequest } from './event-writer.messages.js';
 

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { bytesReply } from '../binaries/binaries.schemas.js';
+import { bytesReply } from '../../http/schemas.js';
 import { EVENT_API_VERSIONS } from './event-formats/index.js';
 import {
   EventsQuery, eventsReply, HostCount, HostCountQuery, PreviewQuery, previewReply, ProcessParams, SegmentList, SegmentParams,

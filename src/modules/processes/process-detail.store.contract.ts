@@ -12,7 +12,7 @@ import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { FilterGate } from '../../ingest/ingress-gate.js';
 import { normalizeEvent } from '../../ingest/normalize.js';
 import { EventPreparer } from '../../ingest/prepare.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { SqlSensorsStore } from '../sensors/sensors.store.js';
 import { SqlBinariesStore } from '../binaries/binaries.store.js';
 import { sqliteSegmentChunks } from './chunk-files.js';

@@ -13,7 +13,7 @@ import type { SqlDatabase, SqlValue } from '../../db/database.js';
 import type { ProcessKey } from '../../domain/process-id.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { HIDDEN_RANGES_SQL, toRanges, visibleRows } from '../partitions/hidden-segments.js';
-import { decodeChunk } from './event-codec.js';
+import { decodeChunk } from '../../ingest/event-codec.js';
 import { mergeSpans, type ProcessRecord, type SegmentRecord, type SegmentSpan } from './process-document.js';
 import {
   PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS, processRecord, segmentRecord, type ProcessContextColumns, type SegmentColumns,
@@ -45,7 +45,7 @@ export interface Md5Frequency {
   numDocs: number;
 }
 
-/** Where a dialect keeps the stored chunks of segments (event-codec.ts). */
+/** Where a dialect keeps the stored chunks of segments (ingest/event-codec.ts). */
 export interface SegmentChunkSource {
   /** The chunks of each segment row given, in chunk order, one list per row in the order given. */
   read(segmentRows: readonly number[]): Promise<(string | Buffer)[][]>;

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
 import { readSegmentChunks } from './chunk-files.js';
-import { decodeChunk } from './event-codec.js';
+import { decodeChunk } from '../../ingest/event-codec.js';
 import { encodeEventLists, eventLists, type EncodedEventLists, type EventLists } from './process-events.js';
 import type { EventListRequest } from './process-events.store.js';
 

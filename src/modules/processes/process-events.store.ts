@@ -8,7 +8,7 @@ import type { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
 import { siblingModule } from '../../db/worker-threads.js';
 import type { EventApiVersion } from './event-formats/index.js';
 import type { EncodedEventLists, EventLists, EventWindow } from './process-events.js';
-import { pooledRead } from './process-search.store.js';
+import { pooledRead } from '../../db/pooled-read.js';
 
 export interface EventListRequest {
   pid: number;

@@ -4,17 +4,9 @@
  * query and receives a page.
  */
 import type { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
-import { ReadTimeout } from '../../db/errors.js';
+import { pooledRead, type PagingSnapshot } from '../../db/pooled-read.js';
 import { siblingModule } from '../../db/worker-threads.js';
-import { QueryTimeoutError } from '../../domain/errors.js';
 import type { ProcessSearchRequest, ProcessSearchResult } from './process-search.plan.js';
-
-export interface PagingSnapshot {
-  /** The same key on every page of one search. */
-  key: string;
-  /** Take a new snapshot (the first page) rather than read the one kept for the key. */
-  fresh: boolean;
-}
 
 export interface ProcessSearchStore {
   /**
@@ -32,14 +24,5 @@ export class PooledProcessSearchStore implements ProcessSearchStore {
 
   search(request: ProcessSearchRequest, paging: PagingSnapshot): Promise<ProcessSearchResult> {
     return pooledRead(this.pool, PROCESS_SEARCH_HANDLER.name, request, paging);
-  }
-}
-
-/** A job on the read pool; one that outlives the pool's time limit is the client's QueryTimeoutError. */
-export async function pooledRead<T>(pool: SqliteReadPool, handler: string, request: unknown, paging?: PagingSnapshot): Promise<T> {
-  try {
-    return await pool.run<T>(handler, request, paging);
-  } catch (error) {
-    throw error instanceof ReadTimeout ? new QueryTimeoutError(error.limitMs) : error;
   }
 }

@@ -10,18 +10,19 @@ import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { IngestPipeline } from '../../ingest/pipeline.js';
 import { DomainError } from '../../domain/errors.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
+import { EventsReply } from '../../ingest/event.schemas.js';
 import { IngestRejection } from '../../ingest/rejection.js';
 import type { BinariesService } from '../binaries/binaries.service.js';
 import { readBinaryUploadBody, type StagedContent } from '../binaries/binary-upload-body.js';
+import { BinaryUpload } from '../binaries/binary-upload.schemas.js';
 import {
-  BinaryUpload,
   CheckinBody,
   CheckinReply,
-  EventsReply,
   RegisterBody,
   RegisterReply,
 } from './sensor-protocol.schemas.js';
-import type { SensorIdentity, SensorsService } from './sensors.service.js';
+import type { SensorsService } from './sensors.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -3,8 +3,9 @@
  * as text where Carbon Black sent text, and the status derived from check-in age.
  */
 import { formatRecordTime } from '../../domain/record-time.js';
+import type { OsType } from '../../domain/sensor-identity.js';
 import type { Sensor } from './sensors.schemas.js';
-import type { OsType, SensorRecord } from './sensors.store.js';
+import type { SensorRecord } from './sensors.store.js';
 
 /**
  * A sensor is Offline once this many check-in intervals pass without a check-in: one missed

@@ -1,6 +1,7 @@
 /** The SQL side of SqlSensorsStore: how a sensors row maps to a SensorRecord, filters, sorts. */
 import type { SqlValue } from '../../db/database.js';
-import type { CheckinFacts, HostType, OsType, SensorChanges, SensorFilter, SensorRecord, SensorSort } from './sensors.store.js';
+import type { HostType, OsType } from '../../domain/sensor-identity.js';
+import type { CheckinFacts, SensorChanges, SensorFilter, SensorRecord, SensorSort } from './sensors.store.js';
 
 export interface SensorRow {
   id: number;

@@ -16,16 +16,8 @@ import type {
   Sensor, SensorListQuery, SensorSearchQuery, SensorSearchReply, SensorStatistics, SensorUpdateBody,
 } from './sensors.schemas.js';
 import type { InstallCodesStore } from './install-codes.store.js';
-import type { HostType, OsType, SensorRecord, SensorsStore } from './sensors.store.js';
-
-/** What the ingest pipeline needs to know about the sensor that sent a batch. */
-export interface SensorIdentity {
-  id: number;
-  groupId: number;
-  hostname: string;
-  hostType: HostType;
-  osType: OsType;
-}
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
+import type { SensorRecord, SensorsStore } from './sensors.store.js';
 
 export interface SensorTimings {
   checkinIntervalSeconds: number;

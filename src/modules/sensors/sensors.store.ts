@@ -5,10 +5,8 @@
 import type { SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
 import { ForeignKeyViolation } from '../../db/errors.js';
 import { InvalidRequestError } from '../../domain/errors.js';
+import type { HostType, OsType } from '../../domain/sensor-identity.js';
 import { CHANGE_COLUMNS, CHECKIN_COLUMNS, SORT_EXPRESSIONS, ipAddressesOf, toRecord, whereClause, type SensorRow } from './sensor-sql.js';
-
-export type OsType = 'windows' | 'osx' | 'linux';
-export type HostType = 'workstation' | 'server' | 'domain_controller';
 
 /** Facts a sensor reports about its host; at check-in any may be absent (unchanged). */
 export interface HostFacts {

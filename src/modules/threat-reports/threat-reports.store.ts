@@ -8,7 +8,7 @@ import type { SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
 import type { Predicate } from '../../query/index.js';
 import { textTokens } from '../../query/index.js';
 import type { SortKey } from '../../query/record-search.js';
-import type { FeedReport } from '../feeds/cbfeed.js';
+import type { FeedReport } from './threat-report.js';
 import { compileThreatReportPredicate, THREAT_REPORT_SORTS } from './threat-report-query.sqlite.js';
 
 export interface ThreatReportRecord {

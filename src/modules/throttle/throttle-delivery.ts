@@ -10,7 +10,7 @@
  * A sensor never sent any and whose site has none gets nothing.
  */
 import type { InstructionQueue } from '../bans/ban-list-delivery.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import type { ThrottlePayload } from './throttle.schemas.js';
 import { toWire } from './throttle.service.js';
 import type { ThrottleStore } from './throttle.store.js';

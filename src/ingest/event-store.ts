@@ -1,10 +1,11 @@
 /**
- * The write side of process and event storage: prepared batches (src/ingest/prepare.ts) become
- * process rows, segments, event chunks and search postings, one transaction per group of
- * batches. Its physical design differs per dialect (event-store.sqlite.ts), as the house plan allows.
+ * The write side of process and event storage: prepared batches (prepare.ts) become process
+ * rows, segments, event chunks and search postings, one transaction per group of batches. The
+ * pipeline owns this interface as its sink; the processes module implements it, with a physical
+ * design that differs per dialect (processes/event-store.sqlite.ts), as the house plan allows.
  */
-import type { PreparedProcess } from '../../ingest/prepare.js';
-import type { SensorIdentity } from '../sensors/sensors.service.js';
+import type { SensorIdentity } from '../domain/sensor-identity.js';
+import type { PreparedProcess } from './prepare.js';
 
 export interface IngestBatch {
   sensor: SensorIdentity;

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { processEvents } from '../../../test/support/sensors.js';
-import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { processEvents } from '../../test/support/sensors.js';
+import type { SensorEvent } from './event.schemas.js';
 import { decodeChunk, encodeChunk } from './event-codec.js';
 
 const PID = 4242;

@@ -7,7 +7,7 @@
  * Encoding runs on the ingest path before the writer, one JSON.stringify per process and batch
  * (per event it costs half as much again); decoding on the read path.
  */
-import { EVENT_SCHEMAS, type EventType, type SensorEvent } from '../../ingest/event.schemas.js';
+import { EVENT_SCHEMAS, type EventType, type SensorEvent } from './event.schemas.js';
 
 const ENVELOPE = new Set(['type', 'ts', 'pid', 'process_start']);
 const TYPES = Object.keys(EVENT_SCHEMAS) as EventType[];
