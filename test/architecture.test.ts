@@ -1,5 +1,5 @@
 /**
- * The house rules of /work/shared/ARCHITECTURE.md that a graph can hold: folders depend on each
+ * The house rules of the house plan (shared/ARCHITECTURE.md) that a graph can hold: folders depend on each
  * other one way (no import cycle between folder units), `domain/` and `query/` stay pure, and only
  * the CLI reaches the composition root. Rules kept in a test are kept; rules in prose drift.
  *
