@@ -775,13 +775,10 @@ export const sqliteMigrations: readonly Migration[] = [
         what TEXT NOT NULL,
         UNIQUE (group_id, who, what)
       );
-      -- One row: this server's token (named in /api/license and its request block) and the last
-      -- license block an administrator uploaded, kept only for the record (Vigil needs none).
+      -- One row: this server's token, named in /api/license and its request block.
       CREATE TABLE server_license (
         id INTEGER PRIMARY KEY CHECK (id = 1),
-        server_token TEXT NOT NULL,
-        license_block TEXT,
-        uploaded_ms INTEGER
+        server_token TEXT NOT NULL
       );
       INSERT INTO server_license (id, server_token) VALUES (1, lower(hex(randomblob(16))));
     `,

@@ -1,7 +1,7 @@
 /** The license, at the paths of legacy (/api/v1/license) and new (/api/license) cbapi (reference admin §9.2). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { LicenseService } from './license.service.js';
-import { LicenseStatus, LicenseUploadBody, LicenseUploadReply } from './license.schemas.js';
+import { LicenseStatus, LicenseUploadBody } from './license.schemas.js';
 
 export const licenseRoutes: FastifyPluginAsyncTypebox<{ license: LicenseService }> = async (app, { license }) => {
   const tags = ['license'];
@@ -15,8 +15,8 @@ export const licenseRoutes: FastifyPluginAsyncTypebox<{ license: LicenseService 
 
     app.post(path, {
       schema: {
-        tags, summary: 'Upload a Carbon Black license block (global admin): kept for the record, it changes nothing',
-        body: LicenseUploadBody, response: { 200: LicenseUploadReply },
+        tags, summary: 'Upload a license (global admin): always refused, since Vigil needs none',
+        body: LicenseUploadBody,
       },
     }, (request) => license.upload(request.principal, request.body));
   }

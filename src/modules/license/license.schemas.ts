@@ -18,5 +18,3 @@ export type LicenseStatus = Static<typeof LicenseStatus>;
 export const LicenseUploadBody = Type.Object({ license: Type.String({ maxLength: 64 * 1024 }) });
 export type LicenseUploadBody = Static<typeof LicenseUploadBody>;
 
-/** What new cbapi's update_license checks for (raise_unless_json). */
-export const LicenseUploadReply = Type.Object({ status: Type.Literal('success') });

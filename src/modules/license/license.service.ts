@@ -2,9 +2,9 @@
  * The Carbon Black license endpoints, answered honestly for an open-source server: Vigil needs no
  * license, so the license is always valid, never expires and limits no sensor count, while the
  * sensor count and the server token are real. XSOAR and Splunk SOAR GET it as their connectivity
- * test. A POSTed block is checked for the shape of a Carbon Black license and kept for the record
- * (it changes nothing), so setup scripts that upload one still succeed; anything else is refused
- * as Carbon Black refused a bad license. docs/adr/0016-license-datasharing-installers.md gives the reasons.
+ * test. A POSTed license is refused, with the body Carbon Black refused a bad license with: there
+ * is nothing a license could change, and answering success would claim it was applied.
+ * docs/adr/0016-license-datasharing-installers.md gives the reasons.
  */
 import { InvalidRequestError } from '../../domain/errors.js';
 import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
@@ -14,9 +14,6 @@ import type { LicenseStore } from './license.store.js';
 /** The day Carbon Black clients are shown as the license's end: Vigil's never comes. */
 export const NO_END_DATE = '9999-12-31';
 export const UNLIMITED_SENSORS = -1;
-
-/** Carbon Black's armour lines around a base64 license, as around its license request block. */
-const LICENSE_BLOCK = /^\s*-[- ]*BEGIN CB LICENSE[- ]*\r?\n([A-Za-z0-9+/=\s]+?)\r?\n\s*-[- ]*END CB LICENSE[- ]*\s*$/;
 
 export interface SensorCounter {
   /** Sensors registered with this server. */
@@ -28,7 +25,6 @@ export class LicenseService {
     private readonly store: LicenseStore,
     private readonly sensors: SensorCounter,
     private readonly vigilVersion: string,
-    private readonly now: () => number = Date.now,
   ) {}
 
   /** Any authenticated user: integrations test their token with it. */
@@ -46,19 +42,12 @@ export class LicenseService {
     };
   }
 
-  async upload(actor: Principal, body: LicenseUploadBody): Promise<{ status: 'success' }> {
+  /** Always refused: Vigil needs no license, so an upload could change nothing. */
+  upload(actor: Principal, _body: LicenseUploadBody): Promise<never> {
     requireGlobalAdmin(actor, 'upload a license');
-    if (!isLicenseBlock(body.license)) {
-      throw new InvalidRequestError('Invalid license: expected a Carbon Black license block', { result: 'failure', error: 'Invalid license' });
-    }
-    await this.store.saveBlock(body.license, this.now());
-    return { status: 'success' };
+    const error = 'Vigil needs no license: it is always valid and unlimited, so nothing was applied';
+    return Promise.reject(new InvalidRequestError(error, { result: 'failure', error }));
   }
-}
-
-function isLicenseBlock(text: string): boolean {
-  const payload = LICENSE_BLOCK.exec(text)?.[1]?.replace(/\s+/g, '');
-  return payload !== undefined && payload.length % 4 === 0 && Buffer.from(payload, 'base64').length > 0;
 }
 
 /** What a Carbon Black server asked its vendor for a license with; here it describes this server. */
