@@ -158,7 +158,10 @@ describe('vigil command', () => {
   it('on a terminal: pretty logs, the admin token shown, and next steps that work', async () => {
     const ttyDir = tempDir('vigil-cli-tty-');
     // script(1) gives the server a pseudo-terminal; Ctrl-C on it stops the server as a person would.
-    const child = spawn('script', ['-qfec', `"${process.execPath}" "${BIN}" serve --port 0 --data-dir "${ttyDir}"`, '/dev/null']);
+    // `exec` leaves no shell between script and the server: a shell such as dash, waiting on the
+    // server, would take the same Ctrl-C and end itself with status 130 whatever the server did.
+    const command = `exec "${process.execPath}" "${BIN}" serve --port 0 --data-dir "${ttyDir}"`;
+    const child = spawn('script', ['-qfec', command, '/dev/null']);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
