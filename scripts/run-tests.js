@@ -1,8 +1,12 @@
 // Runs every test file with Node's own test runner. Node 20 cannot glob `--test` arguments and
 // does not discover `.ts` files, so the list is gathered here.
-import { spawnSync } from 'node:child_process';
+//
+// The PostgreSQL tests need a server: unless VIGIL_TEST_PG_URL names one, one embedded server
+// (test/support/postgres-server.ts) is started for the whole run and stopped after it.
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -12,12 +16,36 @@ function testFiles(dir) {
   });
 }
 
+/** Starts the embedded PostgreSQL server; resolves to its URL and a function that stops it. */
+async function startPostgres() {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'test/support/postgres-server.ts'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  const firstLine = await new Promise((resolve, reject) => {
+    createInterface({ input: server.stdout }).once('line', resolve);
+    server.once('exit', (code) => reject(new Error(`the test PostgreSQL server did not start (exit status ${code})`)));
+  });
+  return {
+    url: firstLine,
+    async stop() {
+      server.stdin.end();
+      await exited;
+    },
+  };
+}
+
 const files = ['src', 'test'].flatMap(testFiles).sort();
 const filter = process.argv.slice(2);
 const selected = filter.length ? files.filter((f) => filter.some((part) => f.includes(part))) : files;
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected],
-  { stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+const postgres = process.env.VIGIL_TEST_PG_URL ? undefined : await startPostgres();
+try {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected],
+    { stdio: 'inherit', env: { ...process.env, VIGIL_TEST_PG_URL: process.env.VIGIL_TEST_PG_URL ?? postgres.url } },
+  );
+  process.exitCode = result.status ?? 1;
+} finally {
+  await postgres?.stop();
+}

@@ -43,3 +43,19 @@ export class DatabaseBusy extends UnavailableError {
     this.cause = cause;
   }
 }
+
+/** What a client told the database cannot be reached waits before sending the request again. */
+const DATABASE_UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/**
+ * The database server could not be reached or went away (a restart, a failover, the network).
+ * Nothing of the statement or transaction is known to have taken effect unless it committed;
+ * clients get 503 with Retry-After, and sensors send their batch again.
+ */
+export class DatabaseUnavailable extends UnavailableError {
+  constructor(cause: unknown) {
+    super('The database cannot be reached; try again shortly', 'database_unavailable', DATABASE_UNAVAILABLE_RETRY_AFTER_S);
+    this.name = 'DatabaseUnavailable';
+    this.cause = cause;
+  }
+}

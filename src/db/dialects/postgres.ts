@@ -1,0 +1,158 @@
+/**
+ * The production store: PostgreSQL through a `pg` connection pool, behind the same narrow
+ * interface as SQLite (db/database.ts), so that the stores written against it run unchanged.
+ *
+ * What the dialect settles so that stores need not:
+ * - placeholders: stores write `?`; PostgreSQL wants `$1, $2, …` (sql-placeholders.ts);
+ * - values: booleans are bound as 0/1, since the schema keeps SQLite's integer flags; BIGINT and
+ *   NUMERIC results come back as numbers, not strings, as SQLite's do (ids and epoch
+ *   milliseconds stay far below 2^53);
+ * - transactions are SERIALIZABLE and retried when PostgreSQL reports a serialization failure or
+ *   a deadlock: every history is then one that SQLite's one-writer-at-a-time would also give,
+ *   across every Vigil server on the database, which is what the stores were written to expect.
+ *   `work` may run more than once, so it must do nothing but SQL through its executor;
+ * - driver errors become the dialect-neutral ones of db/errors.ts, and a database that cannot be
+ *   reached becomes DatabaseUnavailable (503 with Retry-After), never a 500.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import type { RunResult, SqlDatabase, SqlExecutor, SqlValue } from '../database.js';
+import { DatabaseUnavailable, ForeignKeyViolation, UniqueViolation } from '../errors.js';
+import { positionalPlaceholders } from './sql-placeholders.js';
+
+export interface PostgresOpenOptions {
+  /** Connections this process keeps open at most. */
+  poolSize?: number | undefined;
+  /** Shown in pg_stat_activity, to tell the servers on one database apart. */
+  applicationName?: string | undefined;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+/** Types as `pg` parses them, but with numbers where SQLite gives numbers. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+const SERIALIZATION_FAILURE = '40001';
+const DEADLOCK_DETECTED = '40P01';
+const MOST_TRANSACTION_ATTEMPTS = 20;
+const LONGEST_RETRY_PAUSE_MS = 100;
+
+function bindable(params: readonly SqlValue[]): unknown[] {
+  return params.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
+}
+
+function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Classes 08 (connection exception) and 57P (operator intervention: shutdown), and sockets refused or cut. */
+function isUnreachable(error: unknown): boolean {
+  const code = sqlState(error);
+  if (code === undefined) return error instanceof Error && /Connection terminated|connect ECONN|timeout exceeded when trying to connect/.test(error.message);
+  return code.startsWith('08') || code.startsWith('57P') || code === 'ECONNREFUSED' || code === 'ECONNRESET'
+    || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH';
+}
+
+export function translatePostgresError(error: unknown): unknown {
+  const code = sqlState(error);
+  if (code === '23505') return new UniqueViolation(error);
+  if (code === '23503') return new ForeignKeyViolation(error);
+  if (isUnreachable(error)) return new DatabaseUnavailable(error);
+  return error;
+}
+
+class PostgresExecutor implements SqlExecutor {
+  constructor(private readonly queryable: pg.Pool | pg.PoolClient) {}
+
+  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return (await this.query(sql, params)).rows as T[];
+  }
+
+  async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
+    return (await this.query(sql, params)).rows[0] as T | undefined;
+  }
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
+    return { changes: (await this.query(sql, params)).rowCount ?? 0 };
+  }
+
+  private async query(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
+    try {
+      return await this.queryable.query({ text: positionalPlaceholders(sql), values: bindable(params), types });
+    } catch (error) {
+      throw translatePostgresError(error);
+    }
+  }
+}
+
+export class PostgresDatabase extends PostgresExecutor implements SqlDatabase {
+  readonly dialect = 'postgres' as const;
+
+  static open(url: string, options: PostgresOpenOptions = {}): PostgresDatabase {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      application_name: options.applicationName ?? 'vigil',
+      // A database that is down fails a request within seconds rather than hanging it.
+      connectionTimeoutMillis: 5_000,
+    });
+    // An idle connection the server closed (a restart, a failover) is dropped from the pool and
+    // replaced on the next checkout; without a listener it would crash the process.
+    pool.on('error', () => undefined);
+    return new PostgresDatabase(pool);
+  }
+
+  private constructor(readonly pool: pg.Pool) {
+    super(pool);
+  }
+
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      const client = await this.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+        const result = await work(new PostgresExecutor(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+        const code = sqlState(error);
+        const retry = (code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED) && attempt < MOST_TRANSACTION_ATTEMPTS;
+        if (!retry) throw translatePostgresError(error);
+      } finally {
+        // A connection that could not even roll back is closed, not handed to the next caller.
+        client.release(broken);
+      }
+      // Random pauses that grow: the transactions that collided do not all collide again.
+      await sleep(Math.random() * Math.min(2 ** attempt, LONGEST_RETRY_PAUSE_MS));
+    }
+  }
+
+  /** A script of several statements, sent as one simple query: PostgreSQL runs it as one transaction. */
+  async exec(script: string): Promise<void> {
+    try {
+      await this.pool.query(script);
+    } catch (error) {
+      throw translatePostgresError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw translatePostgresError(error);
+    }
+  }
+}
