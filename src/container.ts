@@ -22,6 +22,7 @@ import { FilterGate } from './ingest/ingress-gate.js';
 import { IngestPipeline } from './ingest/pipeline.js';
 import { ThreadedAlertChanges } from './modules/alerts/alert-changes.threaded.js';
 import { AlertsService } from './modules/alerts/alerts.service.js';
+import { SQLITE_ALERT_QUERY } from './modules/alerts/alert-query.sqlite.js';
 import { SqlAlertsStore } from './modules/alerts/alerts.store.js';
 import { BanListDelivery } from './modules/bans/ban-list-delivery.js';
 import { BansService } from './modules/bans/bans.service.js';
@@ -73,6 +74,7 @@ import { SitesService } from './modules/sites/sites.service.js';
 import { SqlSitesStore } from './modules/sites/sites.store.js';
 import { TeamsService } from './modules/teams/teams.service.js';
 import { ThreatReportsService } from './modules/threat-reports/threat-reports.service.js';
+import { SQLITE_THREAT_REPORT_QUERY } from './modules/threat-reports/threat-report-query.sqlite.js';
 import { SqlThreatReportsStore } from './modules/threat-reports/threat-reports.store.js';
 import { SqlTeamsStore } from './modules/teams/teams.store.js';
 import { ThrottleDelivery } from './modules/throttle/throttle-delivery.js';
@@ -174,7 +176,7 @@ export async function createContainer(config: Config): Promise<Container> {
     maxDiskShare: config.storageMaxDiskShare,
     warnDiskShare: config.storageWarnDiskShare,
   }, () => diskSpaceOf(config.dataDir));
-  const alertsStore = new SqlAlertsStore(db);
+  const alertsStore = new SqlAlertsStore(db, SQLITE_ALERT_QUERY);
   const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE), db.lockWait);
   const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
     workers: config.searchWorkers,
@@ -223,7 +225,7 @@ export async function createContainer(config: Config): Promise<Container> {
     feeds: new FeedsService(feedsStore, detectionActions, {
       maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,
     }),
-    threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
+    threatReports: new ThreatReportsService(new SqlThreatReportsStore(db, SQLITE_THREAT_REPORT_QUERY)),
     alerts: new AlertsService(alertsStore, alertChanges),
     dataSharing: new DataSharingService(new SqlDataSharingStore(db), groupsStore),
     installers: new InstallersService(sensors, {
