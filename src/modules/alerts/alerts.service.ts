@@ -13,10 +13,9 @@ import { ALERT_STATUSES as STATUS_VALUES } from '../../query/fields.records.js';
 import { facetEntries, readRecordSearch, type RecordSearchRules } from '../../query/record-search.js';
 import { uniqueId as processUniqueId } from '../../domain/process-id.js';
 import { watchlistSearchParams } from '../watchlists/watchlist-query.js';
-import type { AlertChanger } from './alert-changes.threaded.js';
 import { ALERT_FACET_FIELDS, ALERT_SORT_FIELDS, type AlertVisibility } from './alert-query.js';
 import type { Alert, AlertBulkBody, AlertSearchReply, AlertUpdateBody } from './alerts.schemas.js';
-import { ALERT_STATUSES, type AlertChanges, type AlertRecord, type AlertSelection, type AlertStatus, type AlertsStore } from './alerts.store.js';
+import { ALERT_STATUSES, type AlertChanger, type AlertChanges, type AlertRecord, type AlertSelection, type AlertStatus, type AlertsStore } from './alerts.store.js';
 
 const SUCCESS = { result: 'success' } as const;
 const FACET_LIMIT = 200;

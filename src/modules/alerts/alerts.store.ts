@@ -94,6 +94,9 @@ export interface AlertsStore {
   change(selection: AlertSelection, visibility: AlertVisibility, changes: AlertChanges, atMs: number): Promise<number>;
 }
 
+/** What applies bulk changes: the store itself, or a thread of its own on the embedded store (alert-changes.threaded.ts). */
+export type AlertChanger = Pick<AlertsStore, 'change'>;
+
 const FROM = 'alerts a JOIN alert_triage t ON t.alert_id = a.id';
 const SELECT = `SELECT a.*, t.status, t.resolved_ms, t.assigned_to, r.is_ignored AS report_ignored
   FROM ${FROM} LEFT JOIN threat_reports r ON r.id = a.report_row`;
