@@ -3,7 +3,7 @@
  * they are an AlertChanger like the store itself, whose promise settles when the change is done.
  */
 import { WorkerClient } from '../../db/worker-threads.js';
-import type { AlertVisibility } from './alert-query.sqlite.js';
+import type { AlertVisibility } from './alert-query.js';
 import type { AlertChangesInit, ChangeReply, ChangeRequest } from './alert-changes.worker.js';
 import type { AlertChanges, AlertSelection, AlertsStore } from './alerts.store.js';
 

@@ -5,7 +5,7 @@
 import { workerData } from 'node:worker_threads';
 import { SqliteDatabase, sharingLockWait, type SharedLockWait } from '../../db/dialects/sqlite.js';
 import { serveRequests, type WorkerReply } from '../../db/worker-threads.js';
-import type { AlertVisibility } from './alert-query.sqlite.js';
+import type { AlertVisibility } from './alert-query.js';
 import { SqlAlertsStore, type AlertChanges, type AlertSelection } from './alerts.store.js';
 
 export type ChangeRequest =

@@ -14,7 +14,7 @@ import { facetEntries, readRecordSearch, type RecordSearchRules } from '../../qu
 import { uniqueId as processUniqueId } from '../../domain/process-id.js';
 import { watchlistSearchParams } from '../watchlists/watchlist-query.js';
 import type { AlertChanger } from './alert-changes.threaded.js';
-import { ALERT_FACETS, ALERT_SORTS, type AlertVisibility } from './alert-query.sqlite.js';
+import { ALERT_FACETS, ALERT_SORTS, type AlertVisibility } from './alert-query.js';
 import type { Alert, AlertBulkBody, AlertSearchReply, AlertUpdateBody } from './alerts.schemas.js';
 import { ALERT_STATUSES, type AlertChanges, type AlertRecord, type AlertSelection, type AlertStatus, type AlertsStore } from './alerts.store.js';
 

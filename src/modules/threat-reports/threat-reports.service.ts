@@ -9,7 +9,7 @@ import { documentTime } from '../../domain/wire-time.js';
 import { analyzeParams, withQueryErrors, type SearchParams } from '../../query/index.js';
 import { facetEntries, readRecordSearch, type RecordSearch } from '../../query/record-search.js';
 import { watchlistSearchParams } from '../watchlists/watchlist-query.js';
-import { THREAT_REPORT_SORTS } from './threat-report-query.sqlite.js';
+import { THREAT_REPORT_SORTS } from './threat-report-query.js';
 import type { ThreatReport, ThreatReportSearchReply, ThreatReportUpdateBody } from './threat-reports.schemas.js';
 import { THREAT_REPORT_FACETS, type ThreatReportRecord, type ThreatReportsStore } from './threat-reports.store.js';
 

@@ -5,11 +5,12 @@
  * SqlDatabase; threat-reports.store.contract.ts is its contract.
  */
 import type { SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
+import { orderTerm, type SortColumn } from '../../db/order-by.js';
 import type { Predicate } from '../../query/index.js';
 import { textTokens } from '../../query/index.js';
 import type { SortKey } from '../../query/record-search.js';
 import type { FeedReport } from './threat-report.js';
-import { compileThreatReportPredicate, THREAT_REPORT_SORTS } from './threat-report-query.sqlite.js';
+import { compileThreatReportPredicate, THREAT_REPORT_SORTS } from './threat-report-query.js';
 
 export interface ThreatReportRecord {
   row: number;
@@ -90,8 +91,8 @@ export class SqlThreatReportsStore implements ThreatReportsStore {
   }
 
   async search(predicate: Predicate, sort: readonly SortKey[], start: number, rows: number): Promise<ReportPage> {
-    const where = compileThreatReportPredicate(predicate);
-    const order = [...sort.map((key) => `${sortColumn(key.field)} ${key.descending ? 'DESC' : 'ASC'}`), `r.id ${sort[0]?.descending ? 'DESC' : 'ASC'}`];
+    const where = compileThreatReportPredicate(predicate, this.db.dialect);
+    const order = [...sort.map((key) => orderTerm(this.db.dialect, sortColumn(key.field), key.descending)), `r.id ${sort[0]?.descending ? 'DESC' : 'ASC'}`];
     const count = await this.db.get<{ total: number }>(`SELECT COUNT(*) AS total FROM ${FROM} WHERE ${where.sql}`, where.params);
     const page = rows === 0 ? [] : await this.db.all<ReportRow>(
       `${SELECT} WHERE ${where.sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`, [...where.params, rows, start],
@@ -102,7 +103,7 @@ export class SqlThreatReportsStore implements ThreatReportsStore {
   async facet(predicate: Predicate, field: string, limit: number): Promise<{ value: string; count: number }[]> {
     const column = THREAT_REPORT_FACETS[field];
     if (!column) throw new Error(`Threat reports have no facet ${field}`);
-    const where = compileThreatReportPredicate(predicate);
+    const where = compileThreatReportPredicate(predicate, this.db.dialect);
     const counts = await this.db.all<{ value: SqlValue; count: number }>(
       `SELECT ${column} AS value, COUNT(*) AS count FROM ${FROM} WHERE ${where.sql} GROUP BY ${column} ORDER BY count DESC, value LIMIT ?`,
       [...where.params, limit],
@@ -112,7 +113,7 @@ export class SqlThreatReportsStore implements ThreatReportsStore {
   }
 
   async setIgnored(predicate: Predicate, ignored: boolean): Promise<number> {
-    const where = compileThreatReportPredicate(predicate);
+    const where = compileThreatReportPredicate(predicate, this.db.dialect);
     const result = await this.db.run(
       `UPDATE threat_reports SET is_ignored = ? WHERE id IN (SELECT r.id FROM ${FROM} WHERE ${where.sql})`, [ignored, ...where.params],
     );
@@ -174,7 +175,7 @@ export async function syncReports(tx: SqlExecutor, feedId: number, reports: read
     }
     for (const ioc of report.values) {
       await tx.run(
-        'INSERT OR IGNORE INTO report_iocs (ioc_type, value, report_row, address_hex) VALUES (?, ?, ?, ?)',
+        'INSERT INTO report_iocs (ioc_type, value, report_row, address_hex) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
         [ioc.type, ioc.value, row, ioc.addressHex ?? null],
       );
     }
@@ -189,7 +190,7 @@ export async function syncReports(tx: SqlExecutor, feedId: number, reports: read
   return counts;
 }
 
-function sortColumn(field: string): string {
+function sortColumn(field: string): SortColumn {
   const column = THREAT_REPORT_SORTS[field];
   if (!column) throw new Error(`Threat reports cannot sort by ${field}`);
   return column;

@@ -3,7 +3,9 @@
  * threat_reports table (alias r) joined to its feed (alias f). IOC fields match when one of the
  * report's IOC values does.
  */
-import { compileRecordPredicate, type ColumnSpec, type SqlCondition } from '../../db/record-query.sqlite.js';
+import type { SqlDialect } from '../../db/database.js';
+import type { SortColumn } from '../../db/order-by.js';
+import { compileRecordPredicate, type ColumnSpec, type SqlCondition } from '../../db/record-query.js';
 import type { Predicate } from '../../query/index.js';
 
 const ioc = (type: string, column: ColumnSpec): ColumnSpec => ({
@@ -32,19 +34,19 @@ export const THREAT_REPORT_COLUMNS: Readonly<Record<string, ColumnSpec>> = {
 };
 
 /** Fields a search may sort by, as the expression to order on. */
-export const THREAT_REPORT_SORTS: Readonly<Record<string, string>> = {
+export const THREAT_REPORT_SORTS: Readonly<Record<string, SortColumn>> = {
   score: 'r.score',
   severity_score: 'r.score',
   create_time: 'r.created_ms',
   update_time: 'r.updated_ms',
   timestamp: 'r.timestamp_s',
   feed_id: 'r.feed_id',
-  feed_name: 'f.name COLLATE NOCASE',
+  feed_name: { caseless: 'f.name' },
   report_id: 'r.report_id',
-  title: 'r.title COLLATE NOCASE',
+  title: { caseless: 'r.title' },
   is_ignored: 'r.is_ignored',
 };
 
-export function compileThreatReportPredicate(predicate: Predicate): SqlCondition {
-  return compileRecordPredicate(predicate, THREAT_REPORT_COLUMNS);
+export function compileThreatReportPredicate(predicate: Predicate, dialect: SqlDialect): SqlCondition {
+  return compileRecordPredicate(predicate, THREAT_REPORT_COLUMNS, dialect);
 }

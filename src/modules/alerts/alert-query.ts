@@ -3,7 +3,9 @@
  * (alias a) and its triage row (alias t), and the columns alerts sort and facet by. report_ignored is read from the alert's
  * threat report, so an ignored report shows on every alert it raised.
  */
-import { compileRecordPredicate, type ColumnSpec, type SqlCondition } from '../../db/record-query.sqlite.js';
+import type { SqlDialect } from '../../db/database.js';
+import type { SortColumn } from '../../db/order-by.js';
+import { compileRecordPredicate, type ColumnSpec, type SqlCondition } from '../../db/record-query.js';
 import type { Predicate } from '../../query/index.js';
 
 const text = (sql: string, fold = false): ColumnSpec => ({ kind: 'text', sql, fold });
@@ -41,7 +43,7 @@ export const ALERT_COLUMNS: Readonly<Record<string, ColumnSpec>> = {
 };
 
 /** Fields alerts sort by, as the expression to order on. */
-export const ALERT_SORTS: Readonly<Record<string, string>> = {
+export const ALERT_SORTS: Readonly<Record<string, SortColumn>> = {
   created_time: 'a.created_ms',
   resolved_time: 't.resolved_ms',
   alert_severity: 'a.alert_severity',
@@ -49,11 +51,11 @@ export const ALERT_SORTS: Readonly<Record<string, string>> = {
   status: 't.status',
   alert_type: 'a.alert_type',
   assigned_to: 't.assigned_to',
-  feed_name: 'a.feed_name COLLATE NOCASE',
-  watchlist_name: 'a.watchlist_name COLLATE NOCASE',
+  feed_name: { caseless: 'a.feed_name' },
+  watchlist_name: { caseless: 'a.watchlist_name' },
   hostname: 'a.hostname',
   process_name: 'a.process_name',
-  username: 'a.username COLLATE NOCASE',
+  username: { caseless: 'a.username' },
   sensor_id: 'a.sensor_id',
   total_hosts: 'a.total_hosts',
   unique_id: 'a.unique_id',
@@ -83,8 +85,8 @@ export const ALERT_FACETS: Readonly<Record<string, string>> = {
 /** Groups a caller may see alerts of; binary alerts belong to no group and are seen by all. */
 export type AlertVisibility = 'all' | readonly number[];
 
-export function compileAlertPredicate(predicate: Predicate, visibility: AlertVisibility): SqlCondition {
-  const where = compileRecordPredicate(predicate, ALERT_COLUMNS);
+export function compileAlertPredicate(predicate: Predicate, visibility: AlertVisibility, dialect: SqlDialect): SqlCondition {
+  const where = compileRecordPredicate(predicate, ALERT_COLUMNS, dialect);
   if (visibility === 'all') return where;
   const groups = visibility.map(() => '?').join(', ');
   return {
