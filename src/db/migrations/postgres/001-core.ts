@@ -5,6 +5,10 @@
  * SQLite: integer 0/1 flags (the dialect binds booleans as 0/1), BIGINT ids and epoch
  * milliseconds (read back as numbers), JSON kept as TEXT exactly as written.
  *
+ * Text is collated "C", whatever the database's locale: it then sorts and compares byte by byte
+ * as SQLite's BINARY collation does, and lower() and ILIKE fold ASCII letters only, as SQLite's
+ * lower(), LIKE and NOCASE do.
+ *
  * Tables that name a segment or a process (hits, alerts, tagged events) hold no foreign key into
  * the event tables, so that those can be distributed by sensor; where a row belongs to one sensor
  * it says which. Seeded ids (the default site, group and investigation) sit below where their
@@ -270,12 +274,12 @@ const groupsAndServer = `
     what TEXT NOT NULL,
     UNIQUE (group_id, who, what)
   );
-  -- One row: this server's token, 32 random lowercase hex digits as SQLite's hex(randomblob(16)).
+  -- One row: this server's token, 32 random lowercase hex digits, made by its first read
+  -- (SqlLicenseStore).
   CREATE TABLE server_license (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     server_token TEXT NOT NULL
   );
-  INSERT INTO server_license (id, server_token) VALUES (1, replace(gen_random_uuid()::text, '-', ''));
 
   -- Site throttle rules (cbapi throttle.yaml); sensor_throttle is the rule list (JSON) each
   -- sensor was last sent and the instruction that carries it.
@@ -295,8 +299,13 @@ const groupsAndServer = `
   );
 `;
 
+/** Every TEXT column of a script declared with the "C" collation. */
+function byteOrdered(script: string): string {
+  return script.replace(/ TEXT\b/g, ' TEXT COLLATE "C"');
+}
+
 export const coreSchema: Migration = {
   version: 1,
   name: 'users, sensors, bans, live response, watchlists, feeds, alerts and investigations',
-  sql: [accessAndSensors, bansAndLiveResponse, alertsAndDetections, groupsAndServer].join('\n'),
+  sql: byteOrdered([accessAndSensors, bansAndLiveResponse, alertsAndDetections, groupsAndServer].join('\n')),
 };
