@@ -1,12 +1,12 @@
 import { after, describe } from 'node:test';
 import { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
 import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
-import { forEachDialect } from '../../../test/support/dialects.js';
+import { forEachDialect, needsEventStore } from '../../../test/support/dialects.js';
 import { DASHBOARD_HANDLER, PooledDashboardStore, SqlDashboardStore } from './dashboard.store.js';
 import { dashboardStoreContract } from './dashboard.store.contract.js';
 
 describe('on the database connection', () => {
-  forEachDialect((fresh) => dashboardStoreContract(fresh, (db) => new SqlDashboardStore(db)));
+  forEachDialect((fresh) => dashboardStoreContract(fresh, (db) => new SqlDashboardStore(db)), needsEventStore);
 });
 
 describe('in the read pool', () => {
@@ -16,5 +16,5 @@ describe('in the read pool', () => {
     const pool = new SqliteReadPool((db as SqliteDatabase).connection.name, { workers: 1, handlers: { [DASHBOARD_HANDLER.name]: DASHBOARD_HANDLER.url } });
     pools.push(pool);
     return new PooledDashboardStore(pool);
-  }));
+  }), { skip: { postgres: "the read pool is SQLite's: it opens the database file in worker threads" } });
 });
