@@ -55,6 +55,7 @@ export function feedsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.deepEqual([changed?.password, changed?.sslClientKey], ['feed-pass-5678', secrets.sslClientKey]);
     const stored = JSON.stringify(await db.all('SELECT * FROM feeds'));
     for (const plain of ['feed-pass', 'feedkey']) assert.ok(!stored.includes(plain), stored);
+    assert.equal(await feeds.sealPlaintext(), 0, 'nothing is left for the start-time sealing to do');
   });
 
   it('synchronizes incrementally by timestamp, and fully with deletions marked', async () => {
