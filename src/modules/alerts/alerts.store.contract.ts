@@ -93,6 +93,20 @@ export function alertsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.equal(await store.get(alert(1).uniqueId, [2]), undefined);
   });
 
+  it('sorts as SQLite does: no value first going up and last going down, names without regard to case', async () => {
+    const user = (n: number, username: string) => alert(n, { process: { ...alert(n).process!, username } });
+    const { store } = await seeded(fresh, [user(1, 'Bob'), user(2, 'alice'), user(3, 'Carol')]);
+    await store.change({ uniqueIds: [alert(1).uniqueId] }, 'all', { assignedTo: 'bob' }, NOW);
+    await store.change({ uniqueIds: [alert(3).uniqueId] }, 'all', { assignedTo: 'Ann' }, NOW);
+    const order = async (field: string, descending: boolean) =>
+      (await store.search(where(''), 'all', [{ field, descending }], 0, 10)).alerts.map((a) => a.assignedTo);
+    assert.deepEqual(await order('resolved_time', false), ['bob', null, 'Ann'], 'ties (no resolved time) by id');
+    assert.deepEqual(await order('assigned_to', false), [null, 'Ann', 'bob']);
+    assert.deepEqual(await order('assigned_to', true), ['bob', 'Ann', null]);
+    const byUser = await store.search(where(''), 'all', [{ field: 'username', descending: false }], 0, 10);
+    assert.deepEqual(byUser.alerts.map((a) => a.process?.username), ['alice', 'Bob', 'Carol']);
+  });
+
   it('changes status and assignee of the alerts selected, resolving and reopening', async () => {
     const { store } = await seeded(fresh, [alert(1), alert(2), alert(3)]);
     assert.equal(await store.change({ uniqueIds: [alert(1).uniqueId, 'missing'] }, 'all', { status: 'Resolved', assignedTo: 'ann' }, NOW + 9000), 1);
