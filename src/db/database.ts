@@ -22,8 +22,10 @@ export interface SqlExecutor {
   run(sql: string, params?: readonly SqlValue[]): Promise<RunResult>;
 }
 
+export type SqlDialect = 'sqlite' | 'postgres';
+
 export interface SqlDatabase extends SqlExecutor {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: SqlDialect;
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
    * Transactions are serialized; `work` must do its SQL through the executor it is given (a write

@@ -1,4 +1,4 @@
-import { forEachDialect } from '../../test/support/dialects.js';
+import { forEachDialect, needsEventStore } from '../../test/support/dialects.js';
 import { detectionStoreContract } from './detection.store.contract.js';
 
-forEachDialect(detectionStoreContract);
+forEachDialect(detectionStoreContract, needsEventStore);

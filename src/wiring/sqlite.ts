@@ -13,7 +13,6 @@ import { openDatabase, SQLITE_FILE } from '../db/open.js';
 import { sealPlaintextSecrets } from '../db/secrets/seal-plaintext.sqlite.js';
 import { openSecretBox, secretKeyPath } from '../db/secrets/secret-key.js';
 import { ThreadedAlertChanges } from '../modules/alerts/alert-changes.threaded.js';
-import { SQLITE_ALERT_QUERY } from '../modules/alerts/alert-query.sqlite.js';
 import { SqlAlertsStore } from '../modules/alerts/alerts.store.js';
 import { SqlFeedsStore } from '../modules/feeds/feeds.store.js';
 import { chunkFilePath } from '../modules/partitions/partition-files.js';
@@ -21,7 +20,6 @@ import { sqliteSegmentChunks } from '../modules/processes/chunk-files.sqlite.js'
 import { ThreadedEventStore } from '../modules/processes/event-store.threaded.js';
 import { SqlProcessDetailStore } from '../modules/processes/process-detail.store.js';
 import { SqlInstallCodesStore } from '../modules/sensors/install-codes.store.js';
-import { SQLITE_THREAT_REPORT_QUERY } from '../modules/threat-reports/threat-report-query.sqlite.js';
 import { SqlThreatReportsStore } from '../modules/threat-reports/threat-reports.store.js';
 import {
   openReadPool, PooledBinarySearchStore, PooledDashboardStore, PooledDocumentTags, PooledEventListStore, PooledMatchReads,
@@ -61,9 +59,9 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
     documentTags: new PooledDocumentTags(searchPool),
     dashboard: new PooledDashboardStore(searchPool),
     matchReads: new PooledMatchReads(searchPool),
-    alerts: new SqlAlertsStore(db, SQLITE_ALERT_QUERY),
+    alerts: new SqlAlertsStore(db),
     alertChanges,
-    threatReports: new SqlThreatReportsStore(db, SQLITE_THREAT_REPORT_QUERY),
+    threatReports: new SqlThreatReportsStore(db),
     async close() {
       await alertChanges.close();
       await searchPool.close();

@@ -7,7 +7,6 @@ import type { SqlDatabase } from '../../db/database.js';
 import { analyzeParams, type Predicate } from '../../query/index.js';
 import { parseFeed } from '../feeds/cbfeed.js';
 import { SqlFeedsStore } from '../feeds/feeds.store.js';
-import { SQLITE_ALERT_QUERY } from './alert-query.sqlite.js';
 import { insertAlert } from './alert-rows.js';
 import { SqlAlertsStore, type NewAlert } from './alerts.store.js';
 
@@ -37,7 +36,7 @@ async function seeded(fresh: () => Promise<SqlDatabase>, alerts: NewAlert[]) {
   await db.transaction(async (tx) => {
     for (const a of alerts) await insertAlert(tx, a);
   });
-  return { db, store: new SqlAlertsStore(db, SQLITE_ALERT_QUERY) };
+  return { db, store: new SqlAlertsStore(db) };
 }
 
 export function alertsStoreContract(fresh: () => Promise<SqlDatabase>): void {
@@ -94,6 +93,20 @@ export function alertsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.equal(await store.get(alert(1).uniqueId, [2]), undefined);
   });
 
+  it('sorts as SQLite does: no value first going up and last going down, names without regard to case', async () => {
+    const user = (n: number, username: string) => alert(n, { process: { ...alert(n).process!, username } });
+    const { store } = await seeded(fresh, [user(1, 'Bob'), user(2, 'alice'), user(3, 'Carol')]);
+    await store.change({ uniqueIds: [alert(1).uniqueId] }, 'all', { assignedTo: 'bob' }, NOW);
+    await store.change({ uniqueIds: [alert(3).uniqueId] }, 'all', { assignedTo: 'Ann' }, NOW);
+    const order = async (field: string, descending: boolean) =>
+      (await store.search(where(''), 'all', [{ field, descending }], 0, 10)).alerts.map((a) => a.assignedTo);
+    assert.deepEqual(await order('resolved_time', false), ['bob', null, 'Ann'], 'ties (no resolved time) by id');
+    assert.deepEqual(await order('assigned_to', false), [null, 'Ann', 'bob']);
+    assert.deepEqual(await order('assigned_to', true), ['bob', 'Ann', null]);
+    const byUser = await store.search(where(''), 'all', [{ field: 'username', descending: false }], 0, 10);
+    assert.deepEqual(byUser.alerts.map((a) => a.process?.username), ['alice', 'Bob', 'Carol']);
+  });
+
   it('changes status and assignee of the alerts selected, resolving and reopening', async () => {
     const { store } = await seeded(fresh, [alert(1), alert(2), alert(3)]);
     assert.equal(await store.change({ uniqueIds: [alert(1).uniqueId, 'missing'] }, 'all', { status: 'Resolved', assignedTo: 'ann' }, NOW + 9000), 1);
@@ -132,7 +145,7 @@ export function alertsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     await db.transaction(async (tx) => {
       for (const a of [fromFeed(1), fromFeed(2), alert(3)]) await insertAlert(tx, a);
     });
-    const store = new SqlAlertsStore(db, SQLITE_ALERT_QUERY);
+    const store = new SqlAlertsStore(db);
     assert.equal(await store.change({ uniqueIds: [fromFeed(1).uniqueId] }, 'all', { reportIgnored: true, status: 'False Positive' }, NOW), 1);
     assert.equal((await store.get(fromFeed(2).uniqueId, 'all'))?.reportIgnored, true);
     assert.equal((await store.get(alert(3).uniqueId, 'all'))?.reportIgnored, null);

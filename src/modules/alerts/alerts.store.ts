@@ -2,14 +2,14 @@
  * Alerts: raised by the detection store (insertAlert, inside its transaction), searched with the
  * query language, triaged one at a time or in bulk. An alert's row never changes; its status and
  * assignee live in a narrow triage row, so that a bulk change over a million alerts rewrites
- * narrow rows, in one pass over the selection. Written against SqlDatabase, with the
- * dialect's alert query (alert-query.ts) for what the query language compiles to;
+ * narrow rows, in one pass over the selection. Written against SqlDatabase;
  * alerts.store.contract.ts is its contract.
  */
-import type { SqlCondition, SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
+import type { SqlDatabase, SqlDialect, SqlExecutor, SqlValue } from '../../db/database.js';
+import { orderTerm } from '../../db/order-by.js';
 import type { Predicate } from '../../query/index.js';
 import type { SortKey } from '../../query/record-search.js';
-import type { AlertQueryDialect, AlertVisibility } from './alert-query.js';
+import { ALERT_FACETS, ALERT_SORTS, compileAlertPredicate, type AlertVisibility } from './alert-query.js';
 import { toRecord, type AlertRow } from './alert-rows.js';
 
 export const ALERT_STATUSES = ['Unresolved', 'In Progress', 'Resolved', 'False Positive'] as const;
@@ -102,21 +102,21 @@ const SELECT = `SELECT a.*, t.status, t.resolved_ms, t.assigned_to, r.is_ignored
   FROM ${FROM} LEFT JOIN threat_reports r ON r.id = a.report_row`;
 
 export class SqlAlertsStore implements AlertsStore {
-  constructor(private readonly db: SqlDatabase, private readonly query: AlertQueryDialect) {}
+  constructor(private readonly db: SqlDatabase) {}
 
   async search(predicate: Predicate, visibility: AlertVisibility, sort: readonly SortKey[], start: number, rows: number) {
-    const where = this.query.where(predicate, visibility);
+    const where = compileAlertPredicate(predicate, visibility, this.db.dialect);
     const count = await this.db.get<{ total: number }>(`SELECT COUNT(*) AS total FROM ${FROM} WHERE ${where.sql}`, where.params);
     const page = rows === 0 ? [] : await this.db.all<AlertRow>(
-      `${SELECT} WHERE ${where.sql} ORDER BY ${orderBy(this.query, sort)} LIMIT ? OFFSET ?`, [...where.params, rows, start],
+      `${SELECT} WHERE ${where.sql} ORDER BY ${orderBy(sort, this.db.dialect)} LIMIT ? OFFSET ?`, [...where.params, rows, start],
     );
     return { total: count!.total, alerts: page.map(toRecord) };
   }
 
   async facet(predicate: Predicate, visibility: AlertVisibility, field: string, limit: number) {
-    const column = columnOf(this.query.facets, field);
+    const column = ALERT_FACETS[field];
     if (!column) throw new Error(`Alerts have no facet ${field}`);
-    const where = this.query.where(predicate, visibility);
+    const where = compileAlertPredicate(predicate, visibility, this.db.dialect);
     const counts = await this.db.all<{ value: SqlValue; count: number }>(
       `SELECT ${column} AS value, COUNT(*) AS count FROM ${FROM} WHERE ${where.sql} AND ${column} IS NOT NULL
        GROUP BY ${column} ORDER BY count DESC, value LIMIT ?`,
@@ -126,7 +126,7 @@ export class SqlAlertsStore implements AlertsStore {
   }
 
   async get(uniqueId: string, visibility: AlertVisibility): Promise<AlertRecord | undefined> {
-    const where = this.query.where({ op: 'all' }, visibility);
+    const where = compileAlertPredicate({ op: 'all' }, visibility, this.db.dialect);
     const row = await this.db.get<AlertRow>(`${SELECT} WHERE a.unique_id = ? AND ${where.sql}`, [uniqueId, ...where.params]);
     return row && toRecord(row);
   }
@@ -138,7 +138,7 @@ export class SqlAlertsStore implements AlertsStore {
    * could change what later alerts match) are fixed whole first.
    */
   async change(selection: AlertSelection, visibility: AlertVisibility, changes: AlertChanges, atMs: number): Promise<number> {
-    const where = selected(this.query, selection, visibility);
+    const where = selected(selection, visibility, this.db.dialect);
     if (selection.page || selection.uniqueIds || changes.reportIgnored !== undefined) {
       const ids = (await this.db.all<{ id: number }>(`SELECT a.id FROM ${FROM} WHERE ${where.sql}`, where.params)).map((row) => row.id);
       for (let i = 0; i < ids.length; i += ID_CHUNK) {
@@ -198,34 +198,29 @@ async function applyChanges(tx: SqlExecutor, ids: readonly number[], changes: Al
   if (sets) await tx.run(`UPDATE alert_triage SET ${sets.sql} WHERE alert_id IN (${list})`, [...sets.params, ...ids]);
 }
 
-function selected(query: AlertQueryDialect, selection: AlertSelection, visibility: AlertVisibility): SqlCondition {
-  const matching = query.where(selection.predicate ?? { op: 'all' }, visibility);
+function selected(selection: AlertSelection, visibility: AlertVisibility, dialect: SqlDialect): { sql: string; params: SqlValue[] } {
+  const matching = compileAlertPredicate(selection.predicate ?? { op: 'all' }, visibility, dialect);
   const parts = [matching.sql];
   const params = [...matching.params];
   if (selection.uniqueIds !== undefined) {
-    parts.push(selection.uniqueIds.length === 0 ? '0' : `a.unique_id IN (${selection.uniqueIds.map(() => '?').join(', ')})`);
+    parts.push(selection.uniqueIds.length === 0 ? 'FALSE' : `a.unique_id IN (${selection.uniqueIds.map(() => '?').join(', ')})`);
     params.push(...selection.uniqueIds);
   }
   if (selection.page) {
     const { sort, start, rows } = selection.page;
     return {
-      sql: `a.id IN (SELECT a.id FROM ${FROM} WHERE ${parts.join(' AND ')} ORDER BY ${orderBy(query, sort)} LIMIT ? OFFSET ?)`,
+      sql: `a.id IN (SELECT a.id FROM ${FROM} WHERE ${parts.join(' AND ')} ORDER BY ${orderBy(sort, dialect)} LIMIT ? OFFSET ?)`,
       params: [...params, rows, start],
     };
   }
   return { sql: parts.join(' AND '), params };
 }
 
-function orderBy(query: AlertQueryDialect, sort: readonly SortKey[]): string {
+function orderBy(sort: readonly SortKey[], dialect: SqlDialect): string {
   const keys = sort.map((key) => {
-    const column = columnOf(query.sorts, key.field);
+    const column = ALERT_SORTS[key.field];
     if (!column) throw new Error(`Alerts cannot sort by ${key.field}`);
-    return `${column} ${key.descending ? 'DESC' : 'ASC'}`;
+    return orderTerm(dialect, column, key.descending);
   });
   return [...keys, `a.id ${sort[0]?.descending ? 'DESC' : 'ASC'}`].join(', ');
-}
-
-/** The expression a requested field reads; undefined for a field the dialect does not list. */
-function columnOf(columns: Readonly<Record<string, string>>, field: string): string | undefined {
-  return Object.hasOwn(columns, field) ? columns[field] : undefined;
 }

@@ -215,7 +215,7 @@ export class SqlBansStore implements BansStore {
   listState(sinceVersion: number): Promise<BanListState> {
     return this.db.transaction(async (tx) => {
       const counts = await tx.get<{ enabled: number | null; changed: number | null }>(
-        `SELECT SUM(CASE WHEN enabled THEN 1 ELSE 0 END) AS enabled, SUM(CASE WHEN list_version > ? THEN 1 ELSE 0 END) AS changed FROM bans`,
+        `SELECT SUM(CASE WHEN enabled = 1 THEN 1 ELSE 0 END) AS enabled, SUM(CASE WHEN list_version > ? THEN 1 ELSE 0 END) AS changed FROM bans`,
         [sinceVersion],
       );
       return { version: await currentListVersion(tx), enabled: Number(counts?.enabled ?? 0), changed: Number(counts?.changed ?? 0) };

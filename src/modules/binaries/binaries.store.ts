@@ -52,7 +52,7 @@ export class SqlBinariesStore implements BinariesStore {
       await tx.run(
         `INSERT INTO binaries (md5, sha256, size, stored_size, metadata, first_seen_ms, last_seen_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (md5) DO UPDATE SET last_seen_ms = excluded.last_seen_ms,
-           stored_size = MAX(binaries.stored_size, excluded.stored_size)`,
+           stored_size = CASE WHEN excluded.stored_size > binaries.stored_size THEN excluded.stored_size ELSE binaries.stored_size END`,
         [md5, metadata.sha256?.toLowerCase() ?? '', metadata.size, storedSize ?? 0, JSON.stringify(metadata), nowMs, nowMs],
       );
       await tx.run(

@@ -5,7 +5,6 @@ import { cbfeed, type TestReport } from '../../../test/support/feeds.js';
 import { testSecretBox } from '../../../test/support/secrets.js';
 import type { SqlDatabase } from '../../db/database.js';
 import { ConflictError } from '../../domain/errors.js';
-import { SQLITE_THREAT_REPORT_QUERY } from '../threat-reports/threat-report-query.sqlite.js';
 import { SqlThreatReportsStore } from '../threat-reports/threat-reports.store.js';
 import { parseFeed } from './cbfeed.js';
 import { SqlFeedsStore, type FeedSettings } from './feeds.store.js';
@@ -56,12 +55,13 @@ export function feedsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.deepEqual([changed?.password, changed?.sslClientKey], ['feed-pass-5678', secrets.sslClientKey]);
     const stored = JSON.stringify(await db.all('SELECT * FROM feeds'));
     for (const plain of ['feed-pass', 'feedkey']) assert.ok(!stored.includes(plain), stored);
+    assert.equal(await feeds.sealPlaintext(), 0, 'nothing is left for the start-time sealing to do');
   });
 
   it('synchronizes incrementally by timestamp, and fully with deletions marked', async () => {
     const db = await fresh();
     const feeds = new SqlFeedsStore(db, testSecretBox());
-    const reports = new SqlThreatReportsStore(db, SQLITE_THREAT_REPORT_QUERY);
+    const reports = new SqlThreatReportsStore(db);
     const { feed } = await feeds.create(SETTINGS, download('intel', [
       { id: 'same', title: 'Same', timestamp: 100, iocs: { md5: [md5('a')] } },
       { id: 'newer', title: 'Old title', timestamp: 100, iocs: { md5: [md5('b')] } },

@@ -166,10 +166,10 @@ export class SqlFeedsStore implements FeedsStore {
   async sealPlaintext(): Promise<number> {
     // Read first: once everything is sealed, a start (or `vigil token`) takes no write lock here.
     // The transaction reads again, so a concurrent start never seals a value twice.
-    if (!(await this.db.get('SELECT 1 AS plain FROM feeds WHERE NOT secrets_sealed LIMIT 1'))) return 0;
+    if (!(await this.db.get('SELECT 1 AS plain FROM feeds WHERE secrets_sealed = 0 LIMIT 1'))) return 0;
     return this.db.transaction(async (tx) => {
       const rows = await tx.all<Pick<FeedRow, 'id' | 'password' | 'ssl_client_key'>>(
-        'SELECT id, password, ssl_client_key FROM feeds WHERE NOT secrets_sealed',
+        'SELECT id, password, ssl_client_key FROM feeds WHERE secrets_sealed = 0',
       );
       for (const row of rows) {
         await tx.run('UPDATE feeds SET password = ?, ssl_client_key = ?, secrets_sealed = 1 WHERE id = ?', [

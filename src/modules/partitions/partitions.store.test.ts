@@ -1,4 +1,4 @@
-import { forEachDialect } from '../../../test/support/dialects.js';
+import { forEachDialect, needsEventStore } from '../../../test/support/dialects.js';
 import { partitionsStoreContract } from './partitions.store.contract.js';
 
-forEachDialect(partitionsStoreContract);
+forEachDialect(partitionsStoreContract, needsEventStore);

@@ -1,4 +1,4 @@
-import { forEachDialect } from '../../../test/support/dialects.js';
+import { forEachDialect, needsEventStore } from '../../../test/support/dialects.js';
 import { processDetailStoreContract } from './process-detail.store.contract.js';
 
-forEachDialect(processDetailStoreContract);
+forEachDialect(processDetailStoreContract, needsEventStore);

@@ -3,8 +3,9 @@
  * sealed (for showing it to the group's administrators) beside a keyed hash of it (for finding the
  * group at registration), never in plain text (docs/adr/0015-secrets-at-rest.md).
  */
-import type { SqlDatabase } from '../../db/database.js';
+import type { SqlDatabase, SqlExecutor } from '../../db/database.js';
 import type { SecretBox } from '../../db/secrets/secret-box.js';
+import { tableExists } from '../../db/table-exists.js';
 
 export interface InstallCodesStore {
   /** The group's install code, created (from `candidate`) the first time it is asked for. */
@@ -38,14 +39,14 @@ export class SqlInstallCodesStore implements InstallCodesStore {
    * table; a no-op once done. The caller runs it with secure_delete on, so the plain values do not linger in freed pages.
    */
   async sealPlaintext(): Promise<number> {
-    const legacyTable = "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'sensor_install_codes_plaintext'";
-    if (!(await this.db.get(legacyTable))) return 0;
+    const legacyTable = (db: SqlExecutor) => tableExists(db, this.db.dialect, 'sensor_install_codes_plaintext');
+    if (!(await legacyTable(this.db))) return 0;
     return this.db.transaction(async (tx) => {
       // Asked again inside: another process starting at the same time may have sealed them first.
-      if (!(await tx.get(legacyTable))) return 0;
+      if (!(await legacyTable(tx))) return 0;
       const rows = await tx.all<{ group_id: number; code: string }>('SELECT group_id, code FROM sensor_install_codes_plaintext');
       for (const { group_id: groupId, code } of rows) {
-        await tx.run('INSERT OR IGNORE INTO sensor_install_codes (group_id, code_lookup, code_sealed) VALUES (?, ?, ?)', [
+        await tx.run('INSERT INTO sensor_install_codes (group_id, code_lookup, code_sealed) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [
           groupId, this.secrets.lookupHash(code, 'install-code'), this.secrets.seal(code, 'install-code'),
         ]);
       }

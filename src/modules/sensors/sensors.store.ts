@@ -244,9 +244,9 @@ export class SqlSensorsStore implements SensorsStore {
       }
       if (types.has('restart')) {
         await tx.run(
-          `UPDATE sensors SET restart_queued = EXISTS (
+          `UPDATE sensors SET restart_queued = CASE WHEN EXISTS (
              SELECT 1 FROM sensor_instructions WHERE sensor_id = ? AND type = 'restart' AND completed_ms IS NULL
-           ) WHERE id = ?`,
+           ) THEN 1 ELSE 0 END WHERE id = ?`,
           [sensorId, sensorId],
         );
       }

@@ -1,20 +1,52 @@
 /**
- * What threat report search names, and what each database's dialect supplies for it: the query
- * language's predicate as a WHERE clause over threat_reports (alias r) joined to its feed (alias f),
- * and the expression each sort field reads. threat-report-query.sqlite.ts is the embedded store's;
- * the container hands one to SqlThreatReportsStore (docs/adr/0018-sqlite-seam.md).
+ * The threat report fields of the query language (src/query/fields.records.ts) over the
+ * threat_reports table (alias r) joined to its feed (alias f). IOC fields match when one of the
+ * report's IOC values does.
  */
-import type { SqlCondition } from '../../db/database.js';
+import type { SqlDialect } from '../../db/database.js';
+import type { SortColumn } from '../../db/order-by.js';
+import { compileRecordPredicate, type ColumnSpec, type SqlCondition } from '../../db/record-query.js';
 import type { Predicate } from '../../query/index.js';
 
-/** Fields a search may sort by. */
-export const THREAT_REPORT_SORT_FIELDS = [
-  'score', 'severity_score', 'create_time', 'update_time', 'timestamp', 'feed_id', 'feed_name', 'report_id', 'title', 'is_ignored',
-] as const;
-export type ThreatReportSortField = (typeof THREAT_REPORT_SORT_FIELDS)[number];
+const ioc = (type: string, column: ColumnSpec): ColumnSpec => ({
+  kind: 'related', from: 'report_iocs i', link: `i.report_row = r.id AND i.ioc_type = '${type}'`, column,
+});
 
-export interface ThreatReportQueryDialect {
-  where(predicate: Predicate): SqlCondition;
-  /** Per sort field, the expression to order on. */
-  readonly sorts: Readonly<Record<ThreatReportSortField, string>>;
+export const THREAT_REPORT_COLUMNS: Readonly<Record<string, ColumnSpec>> = {
+  create_time: { kind: 'number', sql: 'r.created_ms' },
+  update_time: { kind: 'number', sql: 'r.updated_ms' },
+  description: { kind: 'tokens', sql: 'r.description_tokens' },
+  domain: ioc('dns', { kind: 'domain', sql: 'i.value' }),
+  feed_category: { kind: 'tokens', sql: 'f.category_tokens' },
+  feed_id: { kind: 'number', sql: 'r.feed_id' },
+  feed_name: { kind: 'text', sql: 'f.name', fold: true },
+  ipaddr: ioc('ipv4', { kind: 'address', sql: 'i.address_hex', digits: 8 }),
+  ipv6addr: ioc('ipv6', { kind: 'address', sql: 'i.address_hex', digits: 32 }),
+  is_deleted: { kind: 'bool', sql: 'r.is_deleted' },
+  is_ignored: { kind: 'bool', sql: 'r.is_ignored' },
+  md5: ioc('md5', { kind: 'text', sql: 'i.value' }),
+  sha256: ioc('sha256', { kind: 'text', sql: 'i.value' }),
+  report_id: { kind: 'text', sql: 'r.report_id', fold: true },
+  score: { kind: 'number', sql: 'r.score' },
+  severity_score: { kind: 'number', sql: 'r.score' },
+  tags: { kind: 'tokens', sql: 'r.tags_tokens' },
+  title: { kind: 'tokens', sql: 'r.title_tokens' },
+};
+
+/** Fields a search may sort by, as the expression to order on. */
+export const THREAT_REPORT_SORTS: Readonly<Record<string, SortColumn>> = {
+  score: 'r.score',
+  severity_score: 'r.score',
+  create_time: 'r.created_ms',
+  update_time: 'r.updated_ms',
+  timestamp: 'r.timestamp_s',
+  feed_id: 'r.feed_id',
+  feed_name: { caseless: 'f.name' },
+  report_id: 'r.report_id',
+  title: { caseless: 'r.title' },
+  is_ignored: 'r.is_ignored',
+};
+
+export function compileThreatReportPredicate(predicate: Predicate, dialect: SqlDialect): SqlCondition {
+  return compileRecordPredicate(predicate, THREAT_REPORT_COLUMNS, dialect);
 }

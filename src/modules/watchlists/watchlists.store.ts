@@ -6,6 +6,7 @@
  */
 import type { SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
 import { UniqueViolation } from '../../db/errors.js';
+import { afterChosenId } from '../../db/identity.js';
 import { ConflictError } from '../../domain/errors.js';
 
 export type IndexType = 'events' | 'modules';
@@ -92,10 +93,14 @@ export class SqlWatchlistsStore implements WatchlistsStore {
     const columns = [...(id === undefined ? [] : ['id']), ...names.map((name) => COLUMNS[name]), 'date_added_ms'];
     const values: SqlValue[] = [...(id === undefined ? [] : [id]), ...names.map((name) => fields[name]), addedMs];
     try {
-      const row = await this.db.get<WatchlistRow>(
-        `INSERT INTO watchlists (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING *`,
-        values,
-      );
+      const row = await this.db.transaction(async (tx) => {
+        const inserted = await tx.get<WatchlistRow>(
+          `INSERT INTO watchlists (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING *`,
+          values,
+        );
+        if (id !== undefined) await afterChosenId(tx, this.db.dialect, 'watchlists', id);
+        return inserted;
+      });
       return toRecord(row!);
     } catch (error) {
       if (error instanceof UniqueViolation) throw new ConflictError(`A watchlist with id ${id} already exists`);

@@ -1,0 +1,9 @@
+/**
+ * The PostgreSQL schema, as an ordered list of migrations. It starts from the embedded store's
+ * final shape rather than replaying its history: no PostgreSQL database predates it. Append new
+ * steps; never change a released one.
+ */
+import { coreSchema } from './postgres/001-core.js';
+import type { Migration } from './types.js';
+
+export const postgresMigrations: readonly Migration[] = [coreSchema];
