@@ -30,7 +30,7 @@ export async function openSecretBox(db: SqlDatabase, keyFile: string): Promise<S
     if (check) {
       throw new SecretKeyError(
         `The secret key file ${keyFile} is missing, but this database holds secrets sealed with it. Restore that ` +
-          'file, or point --secret-key-file (VIGIL_SECRET_KEY_FILE) at it.',
+          'file, or point --secret-key-file (VIGIL_SECRET_KEY_FILE) at it: every Vigil server and command on one database needs the same key.',
       );
     }
     key = createKeyFile(keyFile, SECRET_KEY);
@@ -38,8 +38,8 @@ export async function openSecretBox(db: SqlDatabase, keyFile: string): Promise<S
   const box = new SecretBox(key);
   let stored = check;
   if (!stored) {
-    // OR IGNORE: a concurrent first start (`vigil token` beside `vigil serve`) may have written it first.
-    await db.run('INSERT OR IGNORE INTO secret_key_check (id, sealed) VALUES (1, ?)', [box.seal(KEY_CHECK, 'key-check')]);
+    // DO NOTHING: a concurrent first start (`vigil token` beside `vigil serve`) may have written it first.
+    await db.run('INSERT INTO secret_key_check (id, sealed) VALUES (1, ?) ON CONFLICT (id) DO NOTHING', [box.seal(KEY_CHECK, 'key-check')]);
     stored = (await db.get<{ sealed: string }>('SELECT sealed FROM secret_key_check WHERE id = 1'))!;
   }
   try {
