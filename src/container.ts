@@ -86,6 +86,7 @@ import { SqlDetectionActionsStore } from './modules/watchlists/detection-actions
 import { WatchlistsService } from './modules/watchlists/watchlists.service.js';
 import { SqlWatchlistsStore } from './modules/watchlists/watchlists.store.js';
 import { VIGIL_VERSION } from './version.js';
+import { refuseToServePostgres } from './wiring/postgres-pending.js';
 
 export interface Services {
   users: UsersService;
@@ -133,6 +134,8 @@ export interface Container {
 }
 
 export async function createContainer(config: Config): Promise<Container> {
+  // Not every store runs on PostgreSQL yet: stop rather than serve half a server (wiring/postgres-pending.ts).
+  if (config.databaseUrl !== undefined) return refuseToServePostgres(config);
   const loosenedPaths = securePrivateDataDir(config.dataDir);
   const db = await openDatabase(config);
   const { installCodes, feedsStore } = await secretStores(db, config).catch(async (error: unknown) => {
