@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +17,7 @@ import { sqliteMigrations } from '../src/db/migrations/sqlite.js';
 import { openShellUsers } from '../src/wiring/shell-users.js';
 import { dropTestDatabase, freshTestDatabase } from './support/postgres.js';
 import { tempDir } from './support/temp.js';
+import { closedPort } from './support/closed-port.js';
 
 const BIN = fileURLToPath(new URL('../bin/vigil.js', import.meta.url));
 
@@ -26,15 +26,6 @@ function vigil(args: string[], options: { input?: string; env?: Record<string, s
     input: options.input, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...options.env },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** A port nothing listens on: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function assertOneLine(stderr: string, pattern: RegExp): void {

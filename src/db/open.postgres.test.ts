@@ -4,7 +4,6 @@
  * line for the operator.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../config/load.js';
 import { databaseUrl, dropTestDatabase, freshTestDatabase, testPostgresUrl } from '../../test/support/postgres.js';
@@ -12,17 +11,9 @@ import { PostgresDatabase } from './dialects/postgres.js';
 import { postgresMigrations } from './migrations/postgres.js';
 import type { Migration } from './migrations/types.js';
 import { DatabaseOpenError, migrateUnderLock, openConfiguredDatabase, type OpenedDatabase } from './open.js';
+import { closedPort } from '../../test/support/closed-port.js';
 
 const SERVERS = 6;
-
-/** A port nothing listens on: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function withFreshDatabase(work: (url: string) => Promise<void>): Promise<void> {
   const fresh = await freshTestDatabase('empty', async () => undefined);
