@@ -1,52 +1,36 @@
 /**
- * Composition root: opens the store, builds every store and service once, and knows how to shut
- * them down in order. Nothing below this file chooses an implementation.
+ * Composition root: opens the store through its dialect's wiring (wiring/), builds every store and
+ * service once, and knows how to shut them down in order. Nothing below this file chooses an
+ * implementation.
  */
 import { join } from 'node:path';
 import type { Config } from './config/schema.js';
 import type { SqlDatabase } from './db/database.js';
-import { SqliteReadPool } from './db/dialects/sqlite-read-pool.js';
-import type { SqliteDatabase } from './db/dialects/sqlite.js';
-import { openDatabase, SQLITE_FILE } from './db/open.js';
 import { securePrivateDataDir, type LoosenedPath } from './db/private-files.js';
-import { sealPlaintextSecrets } from './db/secrets/seal-plaintext.js';
-import { openSecretBox, secretKeyPath } from './db/secrets/secret-key.js';
 import { servedCertificate } from './http/tls.js';
 import { DetectionService } from './detect/detection-sink.js';
 import { SqlDetectionStore } from './detect/detection.store.js';
-import { DETECTION_MATCH_HANDLER, startDetection } from './detect/detection-runtime.js';
-import { DOCUMENT_TAGS_HANDLER, PooledDocumentTags } from './detect/document-tags.pool.js';
+import { startDetection } from './detect/detection-runtime.js';
 import type { DetectionMatcher } from './detect/matcher.js';
 import { BatchWriter } from './ingest/batch-writer.js';
 import { FilterGate } from './ingest/ingress-gate.js';
 import { IngestPipeline } from './ingest/pipeline.js';
-import { ThreadedAlertChanges } from './modules/alerts/alert-changes.threaded.js';
 import { AlertsService } from './modules/alerts/alerts.service.js';
-import { SqlAlertsStore } from './modules/alerts/alerts.store.js';
 import { BanListDelivery } from './modules/bans/ban-list-delivery.js';
 import { BansService } from './modules/bans/bans.service.js';
 import { SqlBansStore } from './modules/bans/bans.store.js';
 import { BinaryContentStore } from './modules/binaries/binary-content.js';
 import { BinariesService } from './modules/binaries/binaries.service.js';
 import { BinarySearchService } from './modules/binaries/binary-search.service.js';
-import { BINARY_SEARCH_HANDLER, PooledBinarySearchStore } from './modules/binaries/binary-search.store.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
 import { BuildsService } from './modules/builds/builds.service.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
-import { DASHBOARD_HANDLER, PooledDashboardStore } from './modules/dashboard/dashboard.store.js';
-import { ThreadedEventStore } from './modules/processes/event-store.threaded.js';
 import { ProcessDetailService } from './modules/processes/process-detail.service.js';
-import { sqliteSegmentChunks } from './modules/processes/chunk-files.js';
-import { SqlProcessDetailStore } from './modules/processes/process-detail.store.js';
-import { PooledEventListStore, PROCESS_EVENTS_HANDLER } from './modules/processes/process-events.store.js';
-import { PooledProcessSearchStore, PROCESS_SEARCH_HANDLER } from './modules/processes/process-search.store.js';
 import { ProcessSearchService } from './modules/processes/process-search.service.js';
-import { SqlInstallCodesStore } from './modules/sensors/install-codes.store.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
 import { FeedsService } from './modules/feeds/feeds.service.js';
-import { SqlFeedsStore } from './modules/feeds/feeds.store.js';
 import { DataSharingService } from './modules/datasharing/datasharing.service.js';
 import { SqlDataSharingStore } from './modules/datasharing/datasharing.store.js';
 import { GroupsService } from './modules/groups/groups.service.js';
@@ -73,7 +57,6 @@ import { SitesService } from './modules/sites/sites.service.js';
 import { SqlSitesStore } from './modules/sites/sites.store.js';
 import { TeamsService } from './modules/teams/teams.service.js';
 import { ThreatReportsService } from './modules/threat-reports/threat-reports.service.js';
-import { SqlThreatReportsStore } from './modules/threat-reports/threat-reports.store.js';
 import { SqlTeamsStore } from './modules/teams/teams.store.js';
 import { ThrottleDelivery } from './modules/throttle/throttle-delivery.js';
 import { ThrottleService } from './modules/throttle/throttle.service.js';
@@ -87,6 +70,7 @@ import { WatchlistsService } from './modules/watchlists/watchlists.service.js';
 import { SqlWatchlistsStore } from './modules/watchlists/watchlists.store.js';
 import { VIGIL_VERSION } from './version.js';
 import { refuseToServePostgres } from './wiring/postgres-pending.js';
+import { openSqliteStores } from './wiring/sqlite.js';
 
 export interface Services {
   users: UsersService;
@@ -137,16 +121,8 @@ export async function createContainer(config: Config): Promise<Container> {
   // Not every store runs on PostgreSQL yet: stop rather than serve half a server (wiring/postgres-pending.ts).
   if (config.databaseUrl !== undefined) return refuseToServePostgres(config);
   const loosenedPaths = securePrivateDataDir(config.dataDir);
-  const db = await openDatabase(config);
-  const { installCodes, feedsStore } = await secretStores(db, config).catch(async (error: unknown) => {
-    await db.close();
-    throw error;
-  });
-  // The event writer's checkpointer thread copies the WAL back (ADR 0005). At SQLite's default,
-  // this connection would run a checkpoint itself after each of its commits once the WAL passed
-  // 1,000 pages, which under ingest it always has: every sensor check-in then copied and synced
-  // pages on the request thread, holding the event loop for tens of milliseconds.
-  db.connection.pragma('wal_autocheckpoint = 0');
+  const stores = await openSqliteStores(config);
+  const { db, installCodes, feeds: feedsStore, events: eventStore } = stores;
   const teamsStore = new SqlTeamsStore(db);
   const groupsStore = new SqlGroupsStore(db);
   const groups = new GroupsService(groupsStore, config);
@@ -164,11 +140,6 @@ export async function createContainer(config: Config): Promise<Container> {
   const detectionActions = new DetectionActions(new SqlDetectionActionsStore(db));
   const ingressFilters = new IngressFiltersService(new SqlIngressFiltersStore(db), new IngressHitRates());
   const gate = new FilterGate();
-  const eventStore = new ThreadedEventStore(
-    join(config.dataDir, SQLITE_FILE),
-    { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 },
-    { lockWait: db.lockWait },
-  );
   const partitionsStore = new SqlPartitionsStore(db);
   const storage = new StorageMaintenance(partitionsStore, eventStore, {
     rolloverMs: config.partitionRolloverDays * 86_400_000,
@@ -177,21 +148,6 @@ export async function createContainer(config: Config): Promise<Container> {
     maxDiskShare: config.storageMaxDiskShare,
     warnDiskShare: config.storageWarnDiskShare,
   }, () => diskSpaceOf(config.dataDir));
-  const alertsStore = new SqlAlertsStore(db);
-  const alertChanges = new ThreadedAlertChanges(join(config.dataDir, SQLITE_FILE), db.lockWait);
-  const searchPool = new SqliteReadPool(join(config.dataDir, SQLITE_FILE), {
-    workers: config.searchWorkers,
-    timeLimitMs: config.searchTimeLimitMs,
-    untimedHandlers: [DOCUMENT_TAGS_HANDLER.name],
-    handlers: {
-      [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url,
-      [BINARY_SEARCH_HANDLER.name]: BINARY_SEARCH_HANDLER.url,
-      [PROCESS_EVENTS_HANDLER.name]: PROCESS_EVENTS_HANDLER.url,
-      [DETECTION_MATCH_HANDLER.name]: DETECTION_MATCH_HANDLER.url,
-      [DOCUMENT_TAGS_HANDLER.name]: DOCUMENT_TAGS_HANDLER.url,
-      [DASHBOARD_HANDLER.name]: DASHBOARD_HANDLER.url,
-    },
-  });
   const ingest = new IngestPipeline(
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
     eventStore,
@@ -200,34 +156,33 @@ export async function createContainer(config: Config): Promise<Container> {
     config.eventUploadDecodedLimitBytes,
     bans,
   );
-  const processDetail = new SqlProcessDetailStore(db, sqliteSegmentChunks(db));
-  const investigations = new InvestigationsService(new SqlInvestigationsStore(db), processDetail);
-  const detection = new DetectionService(new SqlDetectionStore(db), new PooledDocumentTags(searchPool));
+  const investigations = new InvestigationsService(new SqlInvestigationsStore(db), stores.processDetail);
+  const detection = new DetectionService(new SqlDetectionStore(db), stores.documentTags);
   const services: Services = {
     users: new UsersService(new SqlUsersStore(db), teamsStore, loadOrCreateTokenKey(config.dataDir)),
     teams: new TeamsService(teamsStore),
     groups,
     sites: new SitesService(new SqlSitesStore(db)),
     info: new InfoService(VIGIL_VERSION, { liveResponse: config.liveResponseEnabled, banning: true }, () => storage.storageWarning()),
-    partitions: new PartitionsService(partitionsStore, eventStore, join(config.dataDir, SQLITE_FILE), () => void storage.purgeSoon()),
+    partitions: new PartitionsService(partitionsStore, eventStore, stores.partitionLocation, () => void storage.purgeSoon()),
     ingressFilters,
     sensors,
     bans,
     binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries')), (md5s) => detection.binaryTags(md5s)),
-    processes: new ProcessDetailService(processDetail, new PooledEventListStore(searchPool), (rows) => detection.segmentTags(rows)),
+    processes: new ProcessDetailService(stores.processDetail, stores.eventLists, (rows) => detection.segmentTags(rows)),
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,
     processSearch: new ProcessSearchService(
-      new PooledProcessSearchStore(searchPool), (rows) => detection.segmentTags(rows), Date.now, (ids) => investigations.taggedInvestigations(ids),
+      stores.processSearch, (rows) => detection.segmentTags(rows), Date.now, (ids) => investigations.taggedInvestigations(ids),
     ),
-    binarySearch: new BinarySearchService(new PooledBinarySearchStore(searchPool), (md5s) => detection.binaryTags(md5s)),
+    binarySearch: new BinarySearchService(stores.binarySearch, (md5s) => detection.binaryTags(md5s)),
     ingest,
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
     feeds: new FeedsService(feedsStore, detectionActions, {
       maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,
     }),
-    threatReports: new ThreatReportsService(new SqlThreatReportsStore(db)),
-    alerts: new AlertsService(alertsStore, alertChanges),
+    threatReports: new ThreatReportsService(stores.threatReports),
+    alerts: new AlertsService(stores.alerts, stores.alertChanges),
     dataSharing: new DataSharingService(new SqlDataSharingStore(db), groupsStore),
     installers: new InstallersService(sensors, {
       publicUrl: config.publicUrl,
@@ -237,13 +192,13 @@ export async function createContainer(config: Config): Promise<Container> {
     }),
     license: new LicenseService(new SqlLicenseStore(db), { count: () => sensorsStore.count({}) }, VIGIL_VERSION),
     builds: new BuildsService(sensors),
-    dashboard: new DashboardService(sensors, new PooledDashboardStore(searchPool)),
+    dashboard: new DashboardService(sensors, stores.dashboard),
     investigations,
     throttle: new ThrottleService(throttleStore),
     detection,
   };
   const detectionRuntime = startDetection(config, {
-    pool: searchPool, sink: services.detection, ingest, watchlists: services.watchlists, feeds: services.feeds,
+    reads: stores.matchReads, sink: services.detection, ingest, watchlists: services.watchlists, feeds: services.feeds,
   });
   return {
     config,
@@ -255,21 +210,9 @@ export async function createContainer(config: Config): Promise<Container> {
       await storage.stop();
       await ingest.flush();
       await detectionRuntime.close();
-      await alertChanges.close();
-      await searchPool.close();
-      await eventStore.close();
-      await db.close();
+      await stores.close();
     },
   };
-}
-
-/** The stores that seal what they keep, under the key file that must match the database; older plain values sealed first. */
-async function secretStores(db: SqliteDatabase, config: Config) {
-  const secrets = await openSecretBox(db, secretKeyPath(config.dataDir, config.secretKeyFile));
-  const installCodes = new SqlInstallCodesStore(db, secrets);
-  const feedsStore = new SqlFeedsStore(db, secrets);
-  await sealPlaintextSecrets(db, [installCodes, feedsStore]);
-  return { installCodes, feedsStore };
 }
 
 /** Live response: the analyst's service, its part in check-ins, and the sensor's file transfers, over one store. */

@@ -1,7 +1,8 @@
 /**
  * The house rules of the house plan (shared/ARCHITECTURE.md) that a graph can hold: folders depend on each
- * other one way (no import cycle between folder units), `domain/` and `query/` stay pure, and only
- * the CLI reaches the composition root. Rules kept in a test are kept; rules in prose drift.
+ * other one way (no import cycle between folder units), `domain/` and `query/` stay pure, only
+ * the CLI reaches the composition root, and SQLite code is reached only from SQLite code and the
+ * SQLite wiring (docs/adr/0018-sqlite-seam.md). Rules kept in a test are kept; rules in prose drift.
  *
  * A folder unit is `modules/<name>` for a resource module, the first folder under `src/` otherwise
  * (`db`, `query`, `ingest`, …), and `root` for files directly in `src/`.
@@ -134,6 +135,43 @@ function shortestCycle(graph: Map<string, Map<string, ImportEdge>>, start: strin
     .join('\n');
 }
 
+/**
+ * SQLite code: the driver, a `*.sqlite.ts` file, the SQLite dialect (`db/dialects/sqlite*`) and the
+ * query compiler to SQLite (`query/compile/sqlite*`).
+ */
+function isSqliteCode(edge: ImportEdge): boolean {
+  return edge.to === 'better-sqlite3' || /\.sqlite\.ts$/.test(edge.to) || /^(db\/dialects|query\/compile)\/sqlite/.test(edge.to);
+}
+
+/**
+ * Files that may import SQLite code without saying so in their name, each for its reason. Worker
+ * entry files keep the `<name>.worker.ts` name startSiblingWorker looks for.
+ */
+const SQLITE_BY_REASON: Readonly<Record<string, string>> = {
+  'db/open.ts': 'opens the configured database: the SQLite file in the data dir, or PostgreSQL at databaseUrl',
+  'db/wal-checkpointer.worker.ts': 'the thread that copies the WAL back into the SQLite file, on a connection of its own',
+  'modules/processes/event-writer.worker.ts': 'the event writer thread, owner of the SQLite write connection (ADR 0005)',
+  'modules/alerts/alert-changes.worker.ts': 'the bulk alert change thread, on a SQLite connection of its own',
+};
+
+/** The SQLite wiring: where the container gets the embedded store's implementations. */
+const isSqliteWiring = (path: string): boolean => /^wiring\/sqlite[^/]*\.ts$/.test(path);
+
+/** Whether a file is SQLite code itself: its name says so, or it is listed with its reason. */
+function speaksSqlite(path: string): boolean {
+  return /sqlite/.test(path.slice(path.lastIndexOf('/') + 1)) || path in SQLITE_BY_REASON;
+}
+
+/**
+ * The seam between SQLite and everything else: an import of SQLite code from a file that is not
+ * SQLite code itself, and an import of the SQLite wiring from anywhere but the composition root.
+ */
+function sqliteSeamViolations(graph: readonly ImportEdge[]): string[] {
+  const leaksSqlite = (edge: ImportEdge) => isSqliteCode(edge) && !speaksSqlite(edge.from);
+  const bypassesContainer = (edge: ImportEdge) => isSqliteWiring(edge.to) && !['root', 'wiring'].includes(unitOf(edge.from));
+  return graph.filter((edge) => leaksSqlite(edge) || bypassesContainer(edge)).map((edge) => `src/${edge.from} imports '${edge.specifier}'`);
+}
+
 function violations(units: string[], forbidden: (edge: ImportEdge) => boolean): string[] {
   return edges
     .filter((edge) => units.includes(unitOf(edge.from)) && forbidden(edge))
@@ -167,6 +205,42 @@ describe('architecture', () => {
   it('keeps the ingest pipeline free of modules/: it declares the sinks and rules it is given', () => {
     const found = violations(['ingest'], (edge) => isRelative(edge) && unitOf(edge.to).startsWith('modules/'));
     assert.deepEqual(found, []);
+  });
+
+  it('keeps SQLite code behind the SQLite wiring: services, stores and detect/ see interfaces', () => {
+    assert.deepEqual(sqliteSeamViolations(edges), []);
+  });
+
+  it('finds a violating edge of the SQLite seam, and lets the allowed ones pass', () => {
+    const edge = (from: string, to: string): ImportEdge => ({ from, to, specifier: to });
+    const forbidden = [
+      edge('modules/processes/process-search.service.ts', 'query/compile/sqlite.ts'),
+      edge('modules/binaries/binary-search.store.ts', 'db/dialects/sqlite-read-pool.ts'),
+      edge('detect/anchors.ts', 'query/compile/sqlite-binary.ts'),
+      edge('modules/alerts/alerts.store.ts', 'modules/alerts/alert-query.sqlite.ts'),
+      edge('db/pooled-read.ts', 'better-sqlite3'),
+      edge('modules/processes/event-store.threaded.ts', 'db/dialects/sqlite.ts'),
+      edge('modules/alerts/alerts.service.ts', 'wiring/sqlite-read-stores.ts'),
+      edge('cli/serve.ts', 'wiring/sqlite.ts'),
+    ];
+    assert.deepEqual(sqliteSeamViolations(forbidden), forbidden.map((e) => `src/${e.from} imports '${e.to}'`));
+    const allowed = [
+      edge('modules/processes/process-search.sqlite.ts', 'better-sqlite3'),
+      edge('query/compile/sqlite.ts', 'query/compile/sqlite-binary.ts'),
+      edge('db/dialects/sqlite-read-pool.ts', 'db/dialects/sqlite-read.messages.ts'),
+      edge('wiring/sqlite-read-stores.ts', 'query/compile/sqlite.ts'),
+      edge('wiring/sqlite.ts', 'modules/alerts/alert-query.sqlite.ts'),
+      edge('modules/processes/event-writer.worker.ts', 'db/dialects/sqlite.ts'),
+      edge('container.ts', 'wiring/sqlite.ts'),
+      edge('modules/processes/process-search.service.ts', 'query/analysis.ts'),
+    ];
+    assert.deepEqual(sqliteSeamViolations(allowed), []);
+  });
+
+  it('lists only files that exist and need the exemption', () => {
+    const importsSqlite = new Set(edges.filter(isSqliteCode).map((edge) => edge.from));
+    const stale = Object.keys(SQLITE_BY_REASON).filter((path) => !importsSqlite.has(path));
+    assert.deepEqual(stale, [], 'listed files that import no SQLite code (or no longer exist)');
   });
 
   it('lets only the CLI import the composition root (main, app, container)', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { readSegmentChunks } from '../src/modules/processes/chunk-files.js';
+import { readSegmentChunks } from '../src/modules/processes/chunk-files.sqlite.js';
 import { hostFacts, processEvents } from './support/sensors.js';
 import { tempDir } from './support/temp.js';
 

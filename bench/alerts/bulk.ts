@@ -22,6 +22,7 @@ import { openDatabase, SQLITE_FILE } from '../../src/db/open.js';
 import { SecretBox } from '../../src/db/secrets/secret-box.js';
 import { ThreadedAlertChanges } from '../../src/modules/alerts/alert-changes.threaded.js';
 import { insertAlert } from '../../src/modules/alerts/alert-rows.js';
+import { SQLITE_ALERT_QUERY } from '../../src/modules/alerts/alert-query.sqlite.js';
 import { SqlAlertsStore, type AlertChanges, type AlertSelection } from '../../src/modules/alerts/alerts.store.js';
 import { parseFeed } from '../../src/modules/feeds/cbfeed.js';
 import { SqlFeedsStore } from '../../src/modules/feeds/feeds.store.js';
@@ -86,7 +87,7 @@ if (!reused) {
 // Every run starts from the same state: all alerts Unresolved, no report ignored.
 await db.run('UPDATE alert_triage SET status = ?, resolved_ms = NULL, assigned_to = NULL', ['Unresolved']);
 await db.run('UPDATE threat_reports SET is_ignored = 0');
-const store = new SqlAlertsStore(db);
+const store = new SqlAlertsStore(db, SQLITE_ALERT_QUERY);
 // As the server runs them: on the alert changes thread, with its own connection.
 const changer = new ThreadedAlertChanges(join(dir, SQLITE_FILE));
 const where = (q: string) => analyzeParams({ q }, { index: 'alert', now: Date.now() }).predicate;

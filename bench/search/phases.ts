@@ -16,7 +16,7 @@ import { allOf, type Predicate } from '../../src/query/analysis.js';
 import { compileProcessCondition } from '../../src/query/compile/sqlite.js';
 import { analyzeParams } from '../../src/query/params.js';
 import { run, setup } from '../../src/modules/processes/process-search.sqlite.js';
-import type { ProcessSearchRequest } from '../../src/modules/processes/process-search.plan.js';
+import type { CompiledProcessSearch } from '../../src/modules/processes/process-search.plan.js';
 
 const { values } = parseArgs({ options: { dir: { type: 'string' }, iterations: { type: 'string', default: '20' } } });
 const db = new Database(join(values.dir!, SQLITE_FILE), { readonly: true, fileMustExist: true });
@@ -57,7 +57,7 @@ const QUERIES: [string, string, Predicate[]][] = [
 ];
 
 for (const [name, q, bounds] of QUERIES) {
-  const request: ProcessSearchRequest = {
+  const request: CompiledProcessSearch = {
     condition: compileProcessCondition(allOf([analyzeParams({ q }, { index: 'process', now: endMs }).predicate, ...bounds])),
     visibleGroups: null, sort: { key: 'last_update', descending: true }, start: 0, rows: 100, grouped: false, facets: [], nowMs: endMs,
   };

@@ -29,7 +29,7 @@ import type { SensorEvent } from '../../src/ingest/event.schemas.js';
 import { FilterGate } from '../../src/ingest/ingress-gate.js';
 import { normalizeEvent } from '../../src/ingest/normalize.js';
 import { EventPreparer } from '../../src/ingest/prepare.js';
-import { readSegmentChunks } from '../../src/modules/processes/chunk-files.js';
+import { readSegmentChunks } from '../../src/modules/processes/chunk-files.sqlite.js';
 import { decodeChunk } from '../../src/ingest/event-codec.js';
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
 import { eventLists } from '../../src/modules/processes/process-events.js';

@@ -5,6 +5,12 @@
  */
 export type SqlValue = string | number | bigint | boolean | null | Buffer;
 
+/** A WHERE clause a dialect compiled, with its bound values in placeholder order. */
+export interface SqlCondition {
+  sql: string;
+  params: SqlValue[];
+}
+
 export interface RunResult {
   /** Rows inserted, updated or deleted. */
   changes: number;

@@ -6,7 +6,7 @@
  */
 import { joinConditions, raw } from '../query/compile/fragment.js';
 import type { Match, Predicate } from '../query/index.js';
-import type { SqlValue } from './database.js';
+import type { SqlCondition, SqlValue } from './database.js';
 
 export type ColumnSpec =
   /** A string held as the query's normal form (lower case), or folded with lower() when `fold`. */
@@ -24,11 +24,6 @@ export type ColumnSpec =
   | { readonly kind: 'address'; readonly sql: string; readonly digits: 8 | 32 }
   /** Values in another table: the record matches when one of its rows there does. */
   | { readonly kind: 'related'; readonly from: string; readonly link: string; readonly column: ColumnSpec };
-
-export interface SqlCondition {
-  sql: string;
-  params: SqlValue[];
-}
 
 /** A longer phrase is matched by its first tokens: each further one joins the token list with itself again. */
 const MAX_PHRASE_TOKENS = 12;

@@ -1,6 +1,6 @@
 /**
  * A live run's candidate selection (read worker): which of the new segments each search could
- * match, from its anchors (anchors.ts), so that its compiled SQL runs on those rows only. The cost
+ * match, from its anchors (anchors.sqlite.ts), so that its compiled SQL runs on those rows only. The cost
  * follows the anchors present in the new data, not the number of searches configured.
  *
  * Term anchors are resolved to dictionary ids once per worker and extended with the terms added

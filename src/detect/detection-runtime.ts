@@ -4,17 +4,12 @@
  * reported as process warnings; the next run tries again.
  */
 import type { Config } from '../config/schema.js';
-import type { SqliteReadPool } from '../db/dialects/sqlite-read-pool.js';
-import { siblingModule } from '../db/worker-threads.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { FeedsService } from '../modules/feeds/feeds.service.js';
 import type { WatchlistsService } from '../modules/watchlists/watchlists.service.js';
 import type { DetectionService } from './detection-sink.js';
-import type { MatchJob, MatchResult } from './match.plan.js';
+import type { MatchReads } from './match.plan.js';
 import { DetectionMatcher } from './matcher.js';
-
-/** The read pool handler module the matcher's jobs run in, and its name in the pool. */
-export const DETECTION_MATCH_HANDLER = { name: 'detection-match', url: siblingModule(import.meta.url, 'match.sqlite') };
 
 export interface DetectionRuntime {
   matcher: DetectionMatcher;
@@ -23,11 +18,12 @@ export interface DetectionRuntime {
 
 export function startDetection(
   config: Config,
-  parts: { pool: SqliteReadPool; sink: DetectionService; ingest: IngestPipeline; watchlists: WatchlistsService; feeds: FeedsService },
+  parts: { reads: MatchReads; sink: DetectionService; ingest: IngestPipeline; watchlists: WatchlistsService; feeds: FeedsService },
 ): DetectionRuntime {
   const warn = (what: string) => (error: unknown) => process.emitWarning(`${what}: ${error instanceof Error ? error.message : String(error)}`);
   const matcher = new DetectionMatcher({
-    run: (job: MatchJob) => parts.pool.run<MatchResult>(DETECTION_MATCH_HANDLER.name, job),
+    run: (job) => parts.reads.run(job),
+    compile: parts.reads.compile,
     sink: parts.sink,
     enabledWatchlists: () => parts.watchlists.enabledWatchlists(),
     onError: warn('detection matcher'),

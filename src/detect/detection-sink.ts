@@ -10,8 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ValueIocType } from '../modules/threat-reports/threat-report.js';
 import type { CursorAdvance, DetectionStore, IocReport, QueryReport } from './detection.store.js';
-import type { DocumentTags } from './document-tags.js';
-import type { DocumentTagsReader } from './document-tags.pool.js';
+import type { DocumentTags, DocumentTagsReader } from './document-tags.js';
 
 /** One run of a watchlist's search, at ingest or on schedule, and the documents it found. */
 export interface WatchlistRun {

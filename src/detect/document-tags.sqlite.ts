@@ -1,4 +1,4 @@
-/** The read-pool handler for document tags (document-tags.pool.ts): the lookups of document-tags.ts on a worker's connection. */
+/** The read-pool handler for document tags (wiring/sqlite-read-stores.ts): the lookups of document-tags.ts on a worker's connection. */
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../db/dialects/sqlite-read.messages.js';
 import { cachedStatement } from '../db/dialects/sqlite-statements.js';

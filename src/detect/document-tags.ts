@@ -5,7 +5,7 @@
  * link and the latest hit (`alliance_score_<feed>`, `alliance_data_<feed>`, `alliance_link_<feed>`,
  * `alliance_updated_<feed>`). A process document carries the tags of every segment of its process.
  *
- * They are read in a read worker (document-tags.sqlite.ts, document-tags.pool.ts): a page of
+ * The embedded store reads them in a read worker (document-tags.sqlite.ts): a page of
  * search results joins every segment of each listed process (16,000 for 100 chrome.exe rows of the
  * search benchmark), which on the request thread held the event loop for milliseconds per page
  * once the hit tables fill.
@@ -35,6 +35,14 @@ export interface DocumentTags {
 }
 
 const CHUNK = 500;
+
+/** Where documents' tags are read: one implementation per database, chosen by the container. */
+export interface DocumentTagsReader {
+  /** Tags of process documents (all segments of each one's process), by segment row. */
+  segmentTags(segmentRows: readonly number[]): Promise<Map<number, DocumentTags>>;
+  /** Tags of binary documents, by md5 in lower case. */
+  binaryTags(md5s: readonly string[]): Promise<Map<string, DocumentTags>>;
+}
 
 /** The watchlist and feed tags of process documents, by segment row (segmentTags through the detection sink). */
 export type SegmentTagsSource = (segmentRows: readonly number[]) => Promise<Map<number, DocumentTags>>;

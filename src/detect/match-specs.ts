@@ -8,9 +8,7 @@
 import type { QueryIoc } from '../modules/threat-reports/threat-report.js';
 import { analyzeWatchlistQuery } from '../modules/watchlists/watchlist-query.js';
 import type { IndexType } from '../modules/watchlists/watchlists.store.js';
-import { compileBinaryCondition, compileProcessCondition } from '../query/compile/sqlite.js';
-import { searchAnchors } from './anchors.js';
-import type { MatchSpec } from './match.plan.js';
+import type { MatchSpec, SearchCompiler } from './match.plan.js';
 
 export interface Cursor {
   segments: number | null;
@@ -48,7 +46,7 @@ const RECOMPILE_MS = 60_000;
 export class SpecCompiler {
   private readonly compiled = new Map<string, { atMs: number; spec: Omit<MatchSpec, 'owner' | 'id' | 'fromMs'> | null }>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly now: () => number, private readonly compileSearch: SearchCompiler) {}
 
   /** The search as a spec; undefined when its query cannot be read (it was checked when saved, so only after a language change). */
   spec(search: Search, probe: boolean): MatchSpec | undefined {
@@ -56,7 +54,7 @@ export class SpecCompiler {
     const now = this.now();
     let entry = this.compiled.get(key);
     if (!entry || now - entry.atMs > RECOMPILE_MS) {
-      entry = { atMs: now, spec: compile(search.query, search.index, probe, now) };
+      entry = { atMs: now, spec: this.compile(search.query, search.index, probe, now) };
       this.compiled.set(key, entry);
     }
     if (!entry.spec) return undefined;
@@ -69,16 +67,14 @@ export class SpecCompiler {
     const now = this.now();
     for (const [key, entry] of this.compiled) if (now - entry.atMs > RECOMPILE_MS) this.compiled.delete(key);
   }
-}
 
-function compile(query: string, index: IndexType, probe: boolean, now: number): Omit<MatchSpec, 'owner' | 'id' | 'fromMs'> | null {
-  try {
-    const { predicate } = analyzeWatchlistQuery(query, index, now);
-    const condition = index === 'events' ? compileProcessCondition(predicate, { probe }) : compileBinaryCondition(predicate);
-    const anchors = index === 'events' && probe ? { anchors: searchAnchors(predicate) } : {};
-    return { index, sql: condition.sql, params: condition.params, ...anchors };
-  } catch {
-    return null;
+  private compile(query: string, index: IndexType, probe: boolean, now: number): Omit<MatchSpec, 'owner' | 'id' | 'fromMs'> | null {
+    try {
+      const { predicate } = analyzeWatchlistQuery(query, index, now);
+      return { index, ...this.compileSearch(predicate, index, probe) };
+    } catch {
+      return null;
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 /**
- * What the matcher (matcher.ts, on the request thread) asks the read pool's detection handler
- * (match.sqlite.ts) and what it answers. Both sides of the pool use these types.
+ * What the matcher (matcher.ts, on the request thread) asks the store's detection reads and what
+ * they answer. On the embedded store both sides of the read pool use these types (the handler is
+ * match.sqlite.ts).
  */
+import type { Predicate } from '../query/analysis.js';
 import type { SqlParam } from '../query/compile/fragment.js';
 import type { ValueIocType } from '../modules/threat-reports/threat-report.js';
 
@@ -17,7 +19,7 @@ export interface MatchSpec {
   /** Catch-up only: documents written at or after this server time; null: all data. */
   fromMs?: number | null;
   /**
-   * Events searches, live runs: what a segment must hold to be able to match (anchors.ts); null
+   * Events searches, live runs: what a segment must hold to be able to match (anchors.sqlite.ts); null
    * when nothing narrows it, so the search is evaluated on every new segment.
    */
   anchors?: Anchor[] | null;
@@ -74,4 +76,19 @@ export interface MatchResult {
   /** Per spec (same order as asked), the documents it newly found: segment rows, or md5s. */
   found: (number | string)[][];
   iocHits: IocHit[];
+}
+
+/** A search's query as the store's jobs run it (match-specs.ts keeps it for a minute). */
+export type CompiledSearch = Pick<MatchSpec, 'sql' | 'params' | 'anchors'>;
+
+/**
+ * Compiles an analyzed watchlist or report query for the store's jobs: to probe the few segments
+ * of a live run (`probe`), or as a search over everything since a cursor (a catch-up).
+ */
+export type SearchCompiler = (predicate: Predicate, index: MatchSpec['index'], probe: boolean) => CompiledSearch;
+
+/** Where the matcher's searches are compiled and its jobs run: one implementation per database, chosen by the container. */
+export interface MatchReads {
+  compile: SearchCompiler;
+  run(job: MatchJob): Promise<MatchResult>;
 }

@@ -21,7 +21,7 @@
 import type { WatchlistRecord } from '../modules/watchlists/watchlists.store.js';
 import type { DetectionService } from './detection-sink.js';
 import type { CursorAdvance } from './detection.store.js';
-import type { IocHit, MatchJob, MatchResult } from './match.plan.js';
+import type { IocHit, MatchJob, MatchResult, SearchCompiler } from './match.plan.js';
 import { formatCursor, parseCursor, reportSearches, SpecCompiler, type Search } from './match-specs.js';
 import { LagRecorder } from './lag.js';
 
@@ -38,6 +38,8 @@ export interface MatcherOptions {
 
 export interface MatcherDeps {
   run(job: MatchJob): Promise<MatchResult>;
+  /** The store's compiler for the searches its jobs run (MatchReads.compile). */
+  compile: SearchCompiler;
   sink: DetectionService;
   enabledWatchlists(): Promise<WatchlistRecord[]>;
   now?: () => number;
@@ -69,7 +71,7 @@ export class DetectionMatcher {
 
   constructor(private readonly deps: MatcherDeps, private readonly options: MatcherOptions) {
     this.now = deps.now ?? Date.now;
-    this.specs = new SpecCompiler(this.now);
+    this.specs = new SpecCompiler(this.now, deps.compile);
   }
 
   /** Starts live matching from what is stored now, and runs the first catch-up pass. */

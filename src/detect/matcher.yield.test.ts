@@ -11,9 +11,10 @@ import { SQLITE_FILE } from '../db/open.js';
 import { SqliteReadPool } from '../db/dialects/sqlite-read-pool.js';
 import { as, startTestApp, type TestApp } from '../../test/support/app.js';
 import { processEvents, registerSensor, uploadEvents } from '../../test/support/sensors.js';
-import { DETECTION_MATCH_HANDLER } from './detection-runtime.js';
 import type { MatchJob, MatchResult } from './match.plan.js';
+import { compileSqliteSearch } from './match-specs.sqlite.js';
 import { DetectionMatcher } from './matcher.js';
+import { READ_HANDLERS } from '../wiring/sqlite-read-stores.js';
 
 const T0 = Date.parse('2026-11-20T10:00:00.000Z');
 const WATCHLISTS = 20;
@@ -23,7 +24,7 @@ describe('detection matcher: catch-up passes and live runs', () => {
   let pool: SqliteReadPool;
   before(async () => {
     test = await startTestApp({ detectionMatcherEnabled: false });
-    pool = new SqliteReadPool(join(test.config.dataDir, SQLITE_FILE), { workers: 1, handlers: { [DETECTION_MATCH_HANDLER.name]: DETECTION_MATCH_HANDLER.url } });
+    pool = new SqliteReadPool(join(test.config.dataDir, SQLITE_FILE), { workers: 1, handlers: { [READ_HANDLERS.detectionMatch.name]: READ_HANDLERS.detectionMatch.url } });
   });
   after(async () => {
     await pool.close();
@@ -45,8 +46,9 @@ describe('detection matcher: catch-up passes and live runs', () => {
       run: async (job: MatchJob) => {
         jobs.push(job.kind === 'catch-up' && job.specs.length === 0 ? 'start' : job.kind);
         if (job.kind === 'catch-up') await new Promise((resolve) => setTimeout(resolve, 20));
-        return pool.run<MatchResult>(DETECTION_MATCH_HANDLER.name, job);
+        return pool.run<MatchResult>(READ_HANDLERS.detectionMatch.name, job);
       },
+      compile: compileSqliteSearch,
       sink: test.container.services.detection,
       enabledWatchlists: () => test.container.services.watchlists.enabledWatchlists(),
     }, { coalesceMs: 10, catchUpIntervalMs: 3_600_000 });

@@ -100,6 +100,14 @@ export function facetEntry(name: string, count: number, total: number): { name: 
 /** Parameters that change what a page shows but not which documents match, in what order. */
 const NOT_PART_OF_THE_RESULT = new Set(['start', 'rows', 'facet', 'facet.field', 'cb.urlver']);
 
+/** Which snapshot a page of a search reads (ProcessSearchStore, BinarySearchStore). */
+export interface PagingSnapshot {
+  /** The same key on every page of one search (pagingKey). */
+  key: string;
+  /** Take a new snapshot (the first page) rather than read the one kept for the key. */
+  fresh: boolean;
+}
+
 /** Identifies one user's search, whatever page of it is asked for (the read pool's paging snapshot key). */
 export function pagingKey(index: string, userId: number, params: SearchParams): string {
   const kept = Object.keys(params).filter((key) => !NOT_PART_OF_THE_RESULT.has(key) && params[key] !== undefined).sort();

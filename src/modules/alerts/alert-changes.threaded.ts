@@ -3,11 +3,9 @@
  * they are an AlertChanger like the store itself, whose promise settles when the change is done.
  */
 import { WorkerClient } from '../../db/worker-threads.js';
-import type { AlertVisibility } from './alert-query.sqlite.js';
+import type { AlertVisibility } from './alert-query.js';
 import type { AlertChangesInit, ChangeReply, ChangeRequest } from './alert-changes.worker.js';
-import type { AlertChanges, AlertSelection, AlertsStore } from './alerts.store.js';
-
-export type AlertChanger = Pick<AlertsStore, 'change'>;
+import type { AlertChanger, AlertChanges, AlertSelection } from './alerts.store.js';
 
 export class ThreadedAlertChanges implements AlertChanger {
   private readonly worker: WorkerClient<ChangeRequest, ChangeReply>;

@@ -5,7 +5,8 @@
 import { workerData } from 'node:worker_threads';
 import { SqliteDatabase, sharingLockWait, type SharedLockWait } from '../../db/dialects/sqlite.js';
 import { serveRequests, type WorkerReply } from '../../db/worker-threads.js';
-import type { AlertVisibility } from './alert-query.sqlite.js';
+import type { AlertVisibility } from './alert-query.js';
+import { SQLITE_ALERT_QUERY } from './alert-query.sqlite.js';
 import { SqlAlertsStore, type AlertChanges, type AlertSelection } from './alerts.store.js';
 
 export type ChangeRequest =
@@ -26,7 +27,7 @@ const { file, lockWait } = workerData as AlertChangesInit;
 // Waits on a timer like the request thread's connection: inside SQLite, its sleeps between
 // attempts grow to 100 ms, longer than the event writer holds back for it.
 const db = SqliteDatabase.open(file, { ...sharingLockWait(lockWait), yieldWhenBusy: true });
-const store = new SqlAlertsStore(db);
+const store = new SqlAlertsStore(db, SQLITE_ALERT_QUERY);
 
 serveRequests<ChangeRequest, ChangeReply>(async (request) => {
   if (request.kind === 'close') {

@@ -1,10 +1,13 @@
 /**
- * The alert fields of the query language (src/query/fields.records.ts) over the alerts table
- * (alias a) and its triage row (alias t), and the columns alerts sort and facet by. report_ignored is read from the alert's
- * threat report, so an ignored report shows on every alert it raised.
+ * The embedded store's alert query dialect (alert-query.ts): the alert fields of the query language
+ * (src/query/fields.records.ts) over the alerts table (alias a) and its triage row (alias t), and
+ * the columns alerts sort and facet by. report_ignored is read from the alert's threat report, so
+ * an ignored report shows on every alert it raised.
  */
-import { compileRecordPredicate, type ColumnSpec, type SqlCondition } from '../../db/record-query.sqlite.js';
+import type { SqlCondition } from '../../db/database.js';
+import { compileRecordPredicate, type ColumnSpec } from '../../db/record-query.sqlite.js';
 import type { Predicate } from '../../query/index.js';
+import type { AlertFacetField, AlertQueryDialect, AlertSortField, AlertVisibility } from './alert-query.js';
 
 const text = (sql: string, fold = false): ColumnSpec => ({ kind: 'text', sql, fold });
 const number = (sql: string): ColumnSpec => ({ kind: 'number', sql });
@@ -41,7 +44,7 @@ export const ALERT_COLUMNS: Readonly<Record<string, ColumnSpec>> = {
 };
 
 /** Fields alerts sort by, as the expression to order on. */
-export const ALERT_SORTS: Readonly<Record<string, string>> = {
+const ALERT_SORTS: Readonly<Record<AlertSortField, string>> = {
   created_time: 'a.created_ms',
   resolved_time: 't.resolved_ms',
   alert_severity: 'a.alert_severity',
@@ -60,7 +63,7 @@ export const ALERT_SORTS: Readonly<Record<string, string>> = {
 };
 
 /** Fields facets count, as the column holding them. */
-export const ALERT_FACETS: Readonly<Record<string, string>> = {
+const ALERT_FACETS: Readonly<Record<AlertFacetField, string>> = {
   status: 't.status',
   alert_type: 'a.alert_type',
   feed_name: 'a.feed_name',
@@ -80,9 +83,6 @@ export const ALERT_FACETS: Readonly<Record<string, string>> = {
   report_score: 'a.report_score',
 };
 
-/** Groups a caller may see alerts of; binary alerts belong to no group and are seen by all. */
-export type AlertVisibility = 'all' | readonly number[];
-
 export function compileAlertPredicate(predicate: Predicate, visibility: AlertVisibility): SqlCondition {
   const where = compileRecordPredicate(predicate, ALERT_COLUMNS);
   if (visibility === 'all') return where;
@@ -92,3 +92,5 @@ export function compileAlertPredicate(predicate: Predicate, visibility: AlertVis
     params: [...visibility, ...where.params],
   };
 }
+
+export const SQLITE_ALERT_QUERY: AlertQueryDialect = { where: compileAlertPredicate, sorts: ALERT_SORTS, facets: ALERT_FACETS };

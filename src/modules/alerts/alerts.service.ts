@@ -13,10 +13,9 @@ import { ALERT_STATUSES as STATUS_VALUES } from '../../query/fields.records.js';
 import { facetEntries, readRecordSearch, type RecordSearchRules } from '../../query/record-search.js';
 import { uniqueId as processUniqueId } from '../../domain/process-id.js';
 import { watchlistSearchParams } from '../watchlists/watchlist-query.js';
-import type { AlertChanger } from './alert-changes.threaded.js';
-import { ALERT_FACETS, ALERT_SORTS, type AlertVisibility } from './alert-query.sqlite.js';
+import { ALERT_FACET_FIELDS, ALERT_SORT_FIELDS, type AlertVisibility } from './alert-query.js';
 import type { Alert, AlertBulkBody, AlertSearchReply, AlertUpdateBody } from './alerts.schemas.js';
-import { ALERT_STATUSES, type AlertChanges, type AlertRecord, type AlertSelection, type AlertStatus, type AlertsStore } from './alerts.store.js';
+import { ALERT_STATUSES, type AlertChanger, type AlertChanges, type AlertRecord, type AlertSelection, type AlertStatus, type AlertsStore } from './alerts.store.js';
 
 const SUCCESS = { result: 'success' } as const;
 const FACET_LIMIT = 200;
@@ -26,9 +25,9 @@ const SEARCH_RULES: Omit<RecordSearchRules, 'now'> = {
   defaultRows: 10,
   // /api/info's maxRowsSolrReportQuery; cbapi pages alerts 500 at a time.
   maxRows: 10_000,
-  sortable: Object.keys(ALERT_SORTS),
+  sortable: ALERT_SORT_FIELDS,
   defaultSort: [{ field: 'created_time', descending: true }],
-  facetable: Object.keys(ALERT_FACETS),
+  facetable: ALERT_FACET_FIELDS,
   defaultFacets: ['status', 'alert_type', 'feed_name', 'watchlist_name', 'hostname', 'username', 'process_name', 'assigned_to', 'group'],
 };
 

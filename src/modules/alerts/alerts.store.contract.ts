@@ -7,6 +7,7 @@ import type { SqlDatabase } from '../../db/database.js';
 import { analyzeParams, type Predicate } from '../../query/index.js';
 import { parseFeed } from '../feeds/cbfeed.js';
 import { SqlFeedsStore } from '../feeds/feeds.store.js';
+import { SQLITE_ALERT_QUERY } from './alert-query.sqlite.js';
 import { insertAlert } from './alert-rows.js';
 import { SqlAlertsStore, type NewAlert } from './alerts.store.js';
 
@@ -36,7 +37,7 @@ async function seeded(fresh: () => Promise<SqlDatabase>, alerts: NewAlert[]) {
   await db.transaction(async (tx) => {
     for (const a of alerts) await insertAlert(tx, a);
   });
-  return { db, store: new SqlAlertsStore(db) };
+  return { db, store: new SqlAlertsStore(db, SQLITE_ALERT_QUERY) };
 }
 
 export function alertsStoreContract(fresh: () => Promise<SqlDatabase>): void {
@@ -131,7 +132,7 @@ export function alertsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     await db.transaction(async (tx) => {
       for (const a of [fromFeed(1), fromFeed(2), alert(3)]) await insertAlert(tx, a);
     });
-    const store = new SqlAlertsStore(db);
+    const store = new SqlAlertsStore(db, SQLITE_ALERT_QUERY);
     assert.equal(await store.change({ uniqueIds: [fromFeed(1).uniqueId] }, 'all', { reportIgnored: true, status: 'False Positive' }, NOW), 1);
     assert.equal((await store.get(fromFeed(2).uniqueId, 'all'))?.reportIgnored, true);
     assert.equal((await store.get(alert(3).uniqueId, 'all'))?.reportIgnored, null);

@@ -2,13 +2,14 @@
  * Alerts: raised by the detection store (insertAlert, inside its transaction), searched with the
  * query language, triaged one at a time or in bulk. An alert's row never changes; its status and
  * assignee live in a narrow triage row, so that a bulk change over a million alerts rewrites
- * narrow rows, in one pass over the selection. Written against SqlDatabase;
+ * narrow rows, in one pass over the selection. Written against SqlDatabase, with the
+ * dialect's alert query (alert-query.ts) for what the query language compiles to;
  * alerts.store.contract.ts is its contract.
  */
-import type { SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
+import type { SqlCondition, SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
 import type { Predicate } from '../../query/index.js';
 import type { SortKey } from '../../query/record-search.js';
-import { ALERT_FACETS, ALERT_SORTS, compileAlertPredicate, type AlertVisibility } from './alert-query.sqlite.js';
+import type { AlertQueryDialect, AlertVisibility } from './alert-query.js';
 import { toRecord, type AlertRow } from './alert-rows.js';
 
 export const ALERT_STATUSES = ['Unresolved', 'In Progress', 'Resolved', 'False Positive'] as const;
@@ -93,26 +94,29 @@ export interface AlertsStore {
   change(selection: AlertSelection, visibility: AlertVisibility, changes: AlertChanges, atMs: number): Promise<number>;
 }
 
+/** What applies bulk changes: the store itself, or a thread of its own on the embedded store (alert-changes.threaded.ts). */
+export type AlertChanger = Pick<AlertsStore, 'change'>;
+
 const FROM = 'alerts a JOIN alert_triage t ON t.alert_id = a.id';
 const SELECT = `SELECT a.*, t.status, t.resolved_ms, t.assigned_to, r.is_ignored AS report_ignored
   FROM ${FROM} LEFT JOIN threat_reports r ON r.id = a.report_row`;
 
 export class SqlAlertsStore implements AlertsStore {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlDatabase, private readonly query: AlertQueryDialect) {}
 
   async search(predicate: Predicate, visibility: AlertVisibility, sort: readonly SortKey[], start: number, rows: number) {
-    const where = compileAlertPredicate(predicate, visibility);
+    const where = this.query.where(predicate, visibility);
     const count = await this.db.get<{ total: number }>(`SELECT COUNT(*) AS total FROM ${FROM} WHERE ${where.sql}`, where.params);
     const page = rows === 0 ? [] : await this.db.all<AlertRow>(
-      `${SELECT} WHERE ${where.sql} ORDER BY ${orderBy(sort)} LIMIT ? OFFSET ?`, [...where.params, rows, start],
+      `${SELECT} WHERE ${where.sql} ORDER BY ${orderBy(this.query, sort)} LIMIT ? OFFSET ?`, [...where.params, rows, start],
     );
     return { total: count!.total, alerts: page.map(toRecord) };
   }
 
   async facet(predicate: Predicate, visibility: AlertVisibility, field: string, limit: number) {
-    const column = ALERT_FACETS[field];
+    const column = columnOf(this.query.facets, field);
     if (!column) throw new Error(`Alerts have no facet ${field}`);
-    const where = compileAlertPredicate(predicate, visibility);
+    const where = this.query.where(predicate, visibility);
     const counts = await this.db.all<{ value: SqlValue; count: number }>(
       `SELECT ${column} AS value, COUNT(*) AS count FROM ${FROM} WHERE ${where.sql} AND ${column} IS NOT NULL
        GROUP BY ${column} ORDER BY count DESC, value LIMIT ?`,
@@ -122,7 +126,7 @@ export class SqlAlertsStore implements AlertsStore {
   }
 
   async get(uniqueId: string, visibility: AlertVisibility): Promise<AlertRecord | undefined> {
-    const where = compileAlertPredicate({ op: 'all' }, visibility);
+    const where = this.query.where({ op: 'all' }, visibility);
     const row = await this.db.get<AlertRow>(`${SELECT} WHERE a.unique_id = ? AND ${where.sql}`, [uniqueId, ...where.params]);
     return row && toRecord(row);
   }
@@ -134,7 +138,7 @@ export class SqlAlertsStore implements AlertsStore {
    * could change what later alerts match) are fixed whole first.
    */
   async change(selection: AlertSelection, visibility: AlertVisibility, changes: AlertChanges, atMs: number): Promise<number> {
-    const where = selected(selection, visibility);
+    const where = selected(this.query, selection, visibility);
     if (selection.page || selection.uniqueIds || changes.reportIgnored !== undefined) {
       const ids = (await this.db.all<{ id: number }>(`SELECT a.id FROM ${FROM} WHERE ${where.sql}`, where.params)).map((row) => row.id);
       for (let i = 0; i < ids.length; i += ID_CHUNK) {
@@ -194,8 +198,8 @@ async function applyChanges(tx: SqlExecutor, ids: readonly number[], changes: Al
   if (sets) await tx.run(`UPDATE alert_triage SET ${sets.sql} WHERE alert_id IN (${list})`, [...sets.params, ...ids]);
 }
 
-function selected(selection: AlertSelection, visibility: AlertVisibility): { sql: string; params: SqlValue[] } {
-  const matching = compileAlertPredicate(selection.predicate ?? { op: 'all' }, visibility);
+function selected(query: AlertQueryDialect, selection: AlertSelection, visibility: AlertVisibility): SqlCondition {
+  const matching = query.where(selection.predicate ?? { op: 'all' }, visibility);
   const parts = [matching.sql];
   const params = [...matching.params];
   if (selection.uniqueIds !== undefined) {
@@ -205,18 +209,23 @@ function selected(selection: AlertSelection, visibility: AlertVisibility): { sql
   if (selection.page) {
     const { sort, start, rows } = selection.page;
     return {
-      sql: `a.id IN (SELECT a.id FROM ${FROM} WHERE ${parts.join(' AND ')} ORDER BY ${orderBy(sort)} LIMIT ? OFFSET ?)`,
+      sql: `a.id IN (SELECT a.id FROM ${FROM} WHERE ${parts.join(' AND ')} ORDER BY ${orderBy(query, sort)} LIMIT ? OFFSET ?)`,
       params: [...params, rows, start],
     };
   }
   return { sql: parts.join(' AND '), params };
 }
 
-function orderBy(sort: readonly SortKey[]): string {
+function orderBy(query: AlertQueryDialect, sort: readonly SortKey[]): string {
   const keys = sort.map((key) => {
-    const column = ALERT_SORTS[key.field];
+    const column = columnOf(query.sorts, key.field);
     if (!column) throw new Error(`Alerts cannot sort by ${key.field}`);
     return `${column} ${key.descending ? 'DESC' : 'ASC'}`;
   });
   return [...keys, `a.id ${sort[0]?.descending ? 'DESC' : 'ASC'}`].join(', ');
+}
+
+/** The expression a requested field reads; undefined for a field the dialect does not list. */
+function columnOf(columns: Readonly<Record<string, string>>, field: string): string | undefined {
+  return Object.hasOwn(columns, field) ? columns[field] : undefined;
 }

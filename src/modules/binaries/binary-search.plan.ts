@@ -2,13 +2,14 @@
  * What a binary search asks the store for (reference core §5.2), shared by the service and the
  * read worker that runs it: sort keys and facets as SQL over `b` (binaries).
  */
+import type { Predicate } from '../../query/analysis.js';
+import { METADATA_PATH } from '../../query/binary-metadata.js';
 import type { SqlParam } from '../../query/compile/fragment.js';
-import { METADATA_PATH } from '../../query/compile/sqlite-binary.js';
 import { FIELDS } from '../../query/fields.js';
 
 export interface BinarySearchRequest {
-  /** The compiled query (src/query/compile/sqlite.ts compileBinaryCondition) over `b`. */
-  condition: { sql: string; params: readonly SqlParam[] };
+  /** The analyzed query; each store compiles it for its database (where-seen fields within visibleGroups). */
+  predicate: Predicate;
   /** Groups whose sensors' observations the caller may see; null: all. A binary no visible sensor saw is not found. */
   visibleGroups: number[] | null;
   sort: { key: BinarySortKey; descending: boolean };
@@ -17,6 +18,12 @@ export interface BinarySearchRequest {
   /** Facet names: BINARY_FACETS' or the catalogue's (binaryFacet). */
   facets: string[];
   nowMs: number;
+}
+
+/** A request as the embedded store's read worker runs it (binary-search.sqlite.ts): the query compiled to SQLite. */
+export interface CompiledBinarySearch extends Omit<BinarySearchRequest, 'predicate'> {
+  /** The compiled query (src/query/compile/sqlite.ts compileBinaryCondition) over `b`. */
+  condition: { sql: string; params: readonly SqlParam[] };
 }
 
 export interface BinarySearchResult {

@@ -6,7 +6,6 @@
 import { performance } from 'node:perf_hooks';
 import type { BinaryTagsSource } from '../../detect/document-tags.js';
 import { canViewGroup, type Principal } from '../../domain/permissions.js';
-import { compileBinaryCondition } from '../../query/compile/sqlite.js';
 import { QueryError, toDomainError } from '../../query/errors.js';
 import { analyzeParams } from '../../query/params.js';
 import { facetEntry, facetParams, pageParams, pagingKey, queryTerms, sortParam } from '../../query/search-request.js';
@@ -39,7 +38,7 @@ export class BinarySearchService {
     }
     const { start, rows } = pageParams(params);
     const request: BinarySearchRequest = {
-      condition: compileBinaryCondition(predicate, { observedInGroups: visibleGroups ?? undefined }),
+      predicate,
       visibleGroups,
       sort: sortParam(params, SORT_KEYS, { key: 'server_added_timestamp', descending: true }),
       start,

@@ -10,14 +10,14 @@ import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
 import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
 import {
   BINARY_SORTS, binaryFacet, SEEN_BY, type BinaryFacetSpec, type BinaryObservationRow, type BinaryRow,
-  type BinarySearchRequest, type BinarySearchResult,
+  type BinarySearchResult, type CompiledBinarySearch,
 } from './binary-search.plan.js';
 
 export function setup(connection: Database.Database): void {
   for (const [name, fn] of Object.entries(SQLITE_FUNCTIONS)) connection.function(name, { deterministic: true }, fn);
 }
 
-export function run(db: Database.Database, request: BinarySearchRequest): ReadResult<BinarySearchResult> {
+export function run(db: Database.Database, request: CompiledBinarySearch): ReadResult<BinarySearchResult> {
   const { condition, visibleGroups, sort, start, rows } = request;
   if (visibleGroups?.length === 0) return { result: { total: 0, rows: [], facets: {} }, more: false };
   const groups = JSON.stringify(visibleGroups);

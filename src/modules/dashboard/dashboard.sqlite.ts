@@ -1,4 +1,4 @@
-/** The read-pool handler for the dashboard (dashboard.store.ts): its statements on a worker's connection, in one snapshot. */
+/** The read-pool handler for the dashboard (dashboard.store.ts, sent by wiring/sqlite-read-stores.ts): its statements on a worker's connection, in one snapshot. */
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
 import { cachedStatement } from '../../db/dialects/sqlite-statements.js';

@@ -2,7 +2,8 @@ import { after, describe } from 'node:test';
 import { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
 import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { forEachDialect } from '../../../test/support/dialects.js';
-import { DASHBOARD_HANDLER, PooledDashboardStore, SqlDashboardStore } from './dashboard.store.js';
+import { PooledDashboardStore, READ_HANDLERS } from '../../wiring/sqlite-read-stores.js';
+import { SqlDashboardStore } from './dashboard.store.js';
 import { dashboardStoreContract } from './dashboard.store.contract.js';
 
 describe('on the database connection', () => {
@@ -13,7 +14,7 @@ describe('in the read pool', () => {
   const pools: SqliteReadPool[] = [];
   after(() => Promise.all(pools.map((pool) => pool.close())));
   forEachDialect((fresh) => dashboardStoreContract(fresh, (db) => {
-    const pool = new SqliteReadPool((db as SqliteDatabase).connection.name, { workers: 1, handlers: { [DASHBOARD_HANDLER.name]: DASHBOARD_HANDLER.url } });
+    const pool = new SqliteReadPool((db as SqliteDatabase).connection.name, { workers: 1, handlers: { [READ_HANDLERS.dashboard.name]: READ_HANDLERS.dashboard.url } });
     pools.push(pool);
     return new PooledDashboardStore(pool);
   }));

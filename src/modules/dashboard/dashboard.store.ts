@@ -1,14 +1,11 @@
 /**
  * Where the dashboard's counts come from. The embedded store counts in the read pool's workers
- * (dashboard.sqlite.ts): on a store of a million processes and half a million recent hits the
- * counts take a few hundred milliseconds, which the request thread must not spend.
- * SqlDashboardStore runs the same statements (dashboard.queries.ts) on a SqlDatabase;
- * dashboard.store.contract.ts is the contract both must pass.
+ * (dashboard.sqlite.ts, through wiring/sqlite-read-stores.ts): on a store of a million processes
+ * and half a million recent hits the counts take a few hundred milliseconds, which the request
+ * thread must not spend. SqlDashboardStore runs the same statements (dashboard.queries.ts) on a
+ * SqlDatabase; dashboard.store.contract.ts is the contract both must pass.
  */
 import type { SqlDatabase } from '../../db/database.js';
-import type { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
-import { siblingModule } from '../../db/worker-threads.js';
-import { pooledRead } from '../../db/pooled-read.js';
 import { countsOf, countStatements, type CountsRequest, type StoreCounts } from './dashboard.queries.js';
 
 export type { CountsRequest, StoreCounts } from './dashboard.queries.js';
@@ -30,13 +27,3 @@ export class SqlDashboardStore implements DashboardStore {
   }
 }
 
-/** The read pool handler module for the dashboard, and its name in the pool. */
-export const DASHBOARD_HANDLER = { name: 'dashboard', url: siblingModule(import.meta.url, 'dashboard.sqlite') };
-
-export class PooledDashboardStore implements DashboardStore {
-  constructor(private readonly pool: SqliteReadPool) {}
-
-  counts(request: CountsRequest): Promise<StoreCounts> {
-    return pooledRead(this.pool, DASHBOARD_HANDLER.name, request);
-  }
-}

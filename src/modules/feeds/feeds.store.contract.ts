@@ -5,6 +5,7 @@ import { cbfeed, type TestReport } from '../../../test/support/feeds.js';
 import { testSecretBox } from '../../../test/support/secrets.js';
 import type { SqlDatabase } from '../../db/database.js';
 import { ConflictError } from '../../domain/errors.js';
+import { SQLITE_THREAT_REPORT_QUERY } from '../threat-reports/threat-report-query.sqlite.js';
 import { SqlThreatReportsStore } from '../threat-reports/threat-reports.store.js';
 import { parseFeed } from './cbfeed.js';
 import { SqlFeedsStore, type FeedSettings } from './feeds.store.js';
@@ -60,7 +61,7 @@ export function feedsStoreContract(fresh: () => Promise<SqlDatabase>): void {
   it('synchronizes incrementally by timestamp, and fully with deletions marked', async () => {
     const db = await fresh();
     const feeds = new SqlFeedsStore(db, testSecretBox());
-    const reports = new SqlThreatReportsStore(db);
+    const reports = new SqlThreatReportsStore(db, SQLITE_THREAT_REPORT_QUERY);
     const { feed } = await feeds.create(SETTINGS, download('intel', [
       { id: 'same', title: 'Same', timestamp: 100, iocs: { md5: [md5('a')] } },
       { id: 'newer', title: 'Old title', timestamp: 100, iocs: { md5: [md5('b')] } },

@@ -2,7 +2,7 @@
  * Where each partition's event chunks live on disk beside the embedded database (layout in
  * docs/adr/0011-chunk-files.md). The names belong to partitions because a partition's lifecycle
  * (create, report size, delete) is what needs them; the processes module's chunk reader and
- * writer (processes/chunk-files.ts) open the files these name.
+ * writer (processes/chunk-files.sqlite.ts) open the files these name.
  */
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';

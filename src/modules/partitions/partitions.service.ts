@@ -6,7 +6,6 @@
 import { InvalidRequestError, NotFoundError } from '../../domain/errors.js';
 import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import { documentTimeMicros } from '../../domain/wire-time.js';
-import { chunkFilePath } from './partition-files.js';
 import type { Partition } from './partitions.schemas.js';
 import type { PartitionChange, PartitionRecord, PartitionsStore, PartitionWriter } from './partitions.store.js';
 
@@ -16,8 +15,8 @@ export class PartitionsService {
   constructor(
     private readonly store: PartitionsStore,
     private readonly writer: PartitionWriter,
-    /** The database file; each partition's `dir` is its chunk file beside it. */
-    private readonly file: string,
+    /** Where a partition's events are kept, shown as its `dir` (the embedded store: its chunk file). */
+    private readonly location: (partitionId: number) => string,
     /** Called after a deletion began, to remove its rows in the background. */
     private readonly onDeleted: () => void,
     private readonly now: () => number = Date.now,
@@ -64,7 +63,7 @@ export class PartitionsService {
         segmentCount: 1,
         userMounted: p.userMounted,
         isLegacy: false,
-        dir: chunkFilePath(this.file, p.id),
+        dir: this.location(p.id),
         schema: 'cbevents_v1',
       },
     };

@@ -13,7 +13,7 @@ import { baseName } from '../../ingest/normalize.js';
 import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } from '../../ingest/prepare.js';
 import { counter } from '../../ingest/rejection.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
-import { ChunkAppender } from './chunk-files.js';
+import { ChunkAppender } from './chunk-files.sqlite.js';
 import { chunkRows, decodeEvent } from '../../ingest/event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from '../../ingest/event-store.js';
 import { insertPairs, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';

@@ -15,7 +15,7 @@ import { EventPreparer } from '../../ingest/prepare.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { SqlSensorsStore } from '../sensors/sensors.store.js';
 import { SqlBinariesStore } from '../binaries/binaries.store.js';
-import { sqliteSegmentChunks } from './chunk-files.js';
+import { sqliteSegmentChunks } from './chunk-files.sqlite.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 import { SqlProcessDetailStore } from './process-detail.store.js';
 

@@ -5,7 +5,7 @@
  *
  * Every read is an indexed lookup: a process by (sensor, pid, start), its segments by
  * (process_id, segment_id), children and siblings by (sensor, parent_pid, parent_start_ms), and a
- * segment's events through the dialect's chunk source (chunk-files.ts on the embedded store).
+ * segment's events through the dialect's chunk source (chunk-files.sqlite.ts on the embedded store).
  * Segments of unmounted partitions are left out (hidden-segments.ts): a process with no other is
  * not found.
  */

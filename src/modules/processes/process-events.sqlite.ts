@@ -1,7 +1,7 @@
-/** A read-pool handler (process-events.store.ts): a process's events read, decoded and formatted in the worker. */
+/** A read-pool handler (process-events.store.ts, sent by wiring/sqlite-read-stores.ts): a process's events read, decoded and formatted in the worker. */
 import type Database from 'better-sqlite3';
 import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
-import { readSegmentChunks } from './chunk-files.js';
+import { readSegmentChunks } from './chunk-files.sqlite.js';
 import { decodeChunk } from '../../ingest/event-codec.js';
 import { encodeEventLists, eventLists, type EncodedEventLists, type EventLists } from './process-events.js';
 import type { EventListRequest } from './process-events.store.js';

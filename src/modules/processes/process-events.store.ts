@@ -1,14 +1,12 @@
 /**
  * Large event reads off the request thread: a process's segments read, decoded, ordered and
- * formatted in a read worker (process-events.sqlite.ts), so that a process with hundreds of
- * thousands of events (segment 0 merges them all) does not hold the event loop while it decodes.
- * The request thread only receives the finished lists.
+ * formatted away from the event loop, so that a process with hundreds of thousands of events
+ * (segment 0 merges them all) does not hold it while it decodes. The request thread only receives
+ * the finished lists. One implementation per database, chosen by the container; the embedded
+ * store's runs in a read worker (process-events.sqlite.ts, through wiring/sqlite-read-stores.ts).
  */
-import type { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
-import { siblingModule } from '../../db/worker-threads.js';
 import type { EventApiVersion } from './event-formats/index.js';
 import type { EncodedEventLists, EventLists, EventWindow } from './process-events.js';
-import { pooledRead } from '../../db/pooled-read.js';
 
 export interface EventListRequest {
   pid: number;
@@ -26,18 +24,4 @@ export interface EventListStore {
   list(request: EventListRequest): Promise<EventLists>;
   /** The same, with the lists as JSON (encodeEventLists). */
   listEncoded(request: EventListRequest): Promise<EncodedEventLists>;
-}
-
-export const PROCESS_EVENTS_HANDLER = { name: 'process-events', url: siblingModule(import.meta.url, 'process-events.sqlite') };
-
-export class PooledEventListStore implements EventListStore {
-  constructor(private readonly pool: SqliteReadPool) {}
-
-  list(request: EventListRequest): Promise<EventLists> {
-    return pooledRead(this.pool, PROCESS_EVENTS_HANDLER.name, { ...request, encoded: false });
-  }
-
-  listEncoded(request: EventListRequest): Promise<EncodedEventLists> {
-    return pooledRead(this.pool, PROCESS_EVENTS_HANDLER.name, { ...request, encoded: true });
-  }
 }

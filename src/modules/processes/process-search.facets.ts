@@ -13,7 +13,7 @@
  * (process_id, parent_id as 64-bit numbers, blocked_status, EMET) answer an empty list; watchlist
  * and feed fields (`watchlist_<id>`, `alliance_*`) are no facets.
  */
-import { METADATA_PATH } from '../../query/compile/sqlite-binary.js';
+import { METADATA_PATH } from '../../query/binary-metadata.js';
 import { FIELDS } from '../../query/fields.js';
 import { bigIntToIpv6, intToIpv4 } from '../../query/values/ip.js';
 import { FACET_LIMIT, FACETS, type FacetCount } from './process-search.plan.js';

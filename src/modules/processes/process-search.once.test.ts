@@ -1,5 +1,5 @@
 /**
- * The one-pass plans (process-search.once.ts) answer exactly what the count-then-page plans do:
+ * The one-pass plans (process-search.once.sqlite.ts) answer exactly what the count-then-page plans do:
  * the same total and the same pages, on either side of their caps, with a partition unmounted,
  * for a caller limited to one group, grouped or not, in every kind of sort.
  */
@@ -14,7 +14,7 @@ import { compileProcessCondition } from '../../query/compile/sqlite.js';
 import { analyzeParams } from '../../query/params.js';
 import { Endpoint } from '../../sensor/endpoint.js';
 import { run, setup } from './process-search.sqlite.js';
-import type { ProcessSearchRequest, SortKey } from './process-search.plan.js';
+import type { CompiledProcessSearch, SortKey } from './process-search.plan.js';
 
 const BASE = '/api/v1/storage/events';
 const NOW = Date.parse('2026-11-21T00:00:00Z');
@@ -56,7 +56,7 @@ describe('one-pass search plans', () => {
   });
 
   function search(q: string, options: { sort: SortKey; descending: boolean; grouped: boolean; groups: number[] | null; caps: number }, start: number, rows: number) {
-    const request: ProcessSearchRequest = {
+    const request: CompiledProcessSearch = {
       condition: compileProcessCondition(analyzeParams({ q }, { index: 'process', now: NOW }).predicate),
       visibleGroups: options.groups, sort: { key: options.sort, descending: options.descending }, start, rows, grouped: options.grouped,
       facets: [], nowMs: NOW, onePassCaps: { collected: options.caps, posted: options.caps },

@@ -2,18 +2,13 @@
  * What a process search asks the store for, and the sort keys and facet fields it may name. Both
  * sides of the read pool use these: the service to validate a request, the worker to build SQL.
  */
+import type { Predicate } from '../../query/analysis.js';
 import type { SqlParam } from '../../query/compile/fragment.js';
 import type { ProcessContextColumns, SegmentColumns } from './process-rows.js';
 
 export interface ProcessSearchRequest {
-  /** The compiled query (src/query/compile/sqlite.ts) over `s` (segments) and `p` (processes). */
-  condition: {
-    sql: string;
-    params: readonly SqlParam[];
-    readsSegments: boolean;
-    /** The whole condition is the segments posted under these terms (CompiledCondition.postingTerms). */
-    postingTerms?: { sql: string; params: readonly SqlParam[] };
-  };
+  /** The analyzed query; each store compiles it for its database. */
+  predicate: Predicate;
   /** Groups whose processes the caller may see; null: all (a global administrator). */
   visibleGroups: number[] | null;
   sort: { key: SortKey; descending: boolean };
@@ -25,8 +20,20 @@ export interface ProcessSearchRequest {
   facets: string[];
   /** The present, for the `start` facet's last 30 days. */
   nowMs: number;
-  /** The one-pass plans' caps (process-search.once.ts) when not the defaults: tests cross them on small data. */
+  /** The one-pass plans' caps (process-search.once.sqlite.ts) when not the defaults: tests cross them on small data. */
   onePassCaps?: { collected: number; posted: number };
+}
+
+/** A request as the embedded store's read worker runs it (process-search.sqlite.ts): the query compiled to SQLite. */
+export interface CompiledProcessSearch extends Omit<ProcessSearchRequest, 'predicate'> {
+  /** The compiled query (src/query/compile/sqlite.ts) over `s` (segments) and `p` (processes). */
+  condition: {
+    sql: string;
+    params: readonly SqlParam[];
+    readsSegments: boolean;
+    /** The whole condition is the segments posted under these terms (CompiledCondition.postingTerms). */
+    postingTerms?: { sql: string; params: readonly SqlParam[] };
+  };
 }
 
 export interface ProcessSearchResult {

@@ -11,7 +11,6 @@ import { performance } from 'node:perf_hooks';
 import { InvalidRequestError } from '../../domain/errors.js';
 import { canViewGroup, type Principal } from '../../domain/permissions.js';
 import { allOf, type FieldPredicate, type Predicate } from '../../query/analysis.js';
-import { compileProcessCondition } from '../../query/compile/sqlite.js';
 import { QueryError, toDomainError } from '../../query/errors.js';
 import { analyzeParams } from '../../query/params.js';
 import {
@@ -44,7 +43,7 @@ export class ProcessSearchService {
     const nowMs = this.now();
     const { start, rows } = pageParams(params);
     const request: ProcessSearchRequest = {
-      condition: compileProcessCondition(queryPredicate(params, nowMs)),
+      predicate: queryPredicate(params, nowMs),
       visibleGroups: actor.globalAdmin ? null : [...actor.groupAccess.keys()].filter((group) => canViewGroup(actor, group)),
       sort: sortParam(params, SORT_KEYS, { key: 'last_update', descending: true }),
       start,

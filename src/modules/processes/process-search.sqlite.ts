@@ -4,7 +4,7 @@
  *
  * Counting: a query on process fields alone counts per matching process from
  * process_segment_counts; one that reads segments counts segments, collecting them with their
- * sort key when there are few (process-search.once.ts: the page is then cut from them). Paging
+ * sort key when there are few (process-search.once.sqlite.ts: the page is then cut from them). Paging
  * otherwise: with the count known, the cheaper of two plans — read matches in sort order through
  * the sort key's index until the page is full (cheap when matches are common), or collect every
  * match and sort it (cheap when rare). Every order ends in a unique tiebreaker: pages never overlap.
@@ -20,11 +20,11 @@ import { HIDDEN_RANGES_SQL, toRanges, visibleRows, type RowRange } from '../part
 import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
 import {
   collectMatches, MAX_COLLECTED, MAX_POSTED, pageOfCollected, postedSegments, registerPostedFunction, withPosted, type Collected, type Posted,
-} from './process-search.once.js';
-import { FacetTally } from './process-search.tally.js';
+} from './process-search.once.sqlite.js';
+import { FacetTally } from './process-search.tally.sqlite.js';
 import { facetEntries, PROCESS_FACETS, tallyOf, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
 import {
-  FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult, type SortSpec,
+  FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type CompiledProcessSearch, type ProcessSearchResult, type SortSpec,
 } from './process-search.plan.js';
 
 export function setup(connection: Database.Database): void {
@@ -34,7 +34,7 @@ export function setup(connection: Database.Database): void {
 
 const tally = new FacetTally();
 
-export function run(connection: Database.Database, request: ProcessSearchRequest): ReadResult<ProcessSearchResult> {
+export function run(connection: Database.Database, request: CompiledProcessSearch): ReadResult<ProcessSearchResult> {
   return new ProcessSearch(connection, request).execute();
 }
 
@@ -82,7 +82,7 @@ class ProcessSearch {
   private collected: Collected | undefined;
   private posted: Posted | undefined;
 
-  constructor(private readonly db: Database.Database, private readonly request: ProcessSearchRequest) {
+  constructor(private readonly db: Database.Database, private readonly request: CompiledProcessSearch) {
     const { condition, visibleGroups } = request;
     this.where = visibleGroups === null ? `(${condition.sql})` : `(${condition.sql}) AND p.group_id IN (SELECT value FROM json_each(?))`;
     this.params = visibleGroups === null ? [...condition.params] : [...condition.params, JSON.stringify(visibleGroups)];

@@ -8,7 +8,7 @@ import { registerSensor, uploadEvents } from '../../../test/support/sensors.js';
 import { SQLITE_FILE } from '../../db/open.js';
 import { Endpoint } from '../../sensor/endpoint.js';
 import { FACETS, type FacetField } from './process-search.plan.js';
-import { FacetTally } from './process-search.tally.js';
+import { FacetTally } from './process-search.tally.sqlite.js';
 
 describe('facet tally warm-up', () => {
   let test: TestApp;

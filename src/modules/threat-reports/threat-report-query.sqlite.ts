@@ -1,10 +1,12 @@
 /**
- * The threat report fields of the query language (src/query/fields.records.ts) over the
- * threat_reports table (alias r) joined to its feed (alias f). IOC fields match when one of the
- * report's IOC values does.
+ * The embedded store's threat report query dialect (threat-report-query.ts): the threat report
+ * fields of the query language (src/query/fields.records.ts) over the threat_reports table
+ * (alias r) joined to its feed (alias f). IOC fields match when one of the report's IOC values does.
  */
-import { compileRecordPredicate, type ColumnSpec, type SqlCondition } from '../../db/record-query.sqlite.js';
+import type { SqlCondition } from '../../db/database.js';
+import { compileRecordPredicate, type ColumnSpec } from '../../db/record-query.sqlite.js';
 import type { Predicate } from '../../query/index.js';
+import type { ThreatReportQueryDialect, ThreatReportSortField } from './threat-report-query.js';
 
 const ioc = (type: string, column: ColumnSpec): ColumnSpec => ({
   kind: 'related', from: 'report_iocs i', link: `i.report_row = r.id AND i.ioc_type = '${type}'`, column,
@@ -32,7 +34,7 @@ export const THREAT_REPORT_COLUMNS: Readonly<Record<string, ColumnSpec>> = {
 };
 
 /** Fields a search may sort by, as the expression to order on. */
-export const THREAT_REPORT_SORTS: Readonly<Record<string, string>> = {
+const THREAT_REPORT_SORTS: Readonly<Record<ThreatReportSortField, string>> = {
   score: 'r.score',
   severity_score: 'r.score',
   create_time: 'r.created_ms',
@@ -48,3 +50,5 @@ export const THREAT_REPORT_SORTS: Readonly<Record<string, string>> = {
 export function compileThreatReportPredicate(predicate: Predicate): SqlCondition {
   return compileRecordPredicate(predicate, THREAT_REPORT_COLUMNS);
 }
+
+export const SQLITE_THREAT_REPORT_QUERY: ThreatReportQueryDialect = { where: compileThreatReportPredicate, sorts: THREAT_REPORT_SORTS };

@@ -9,7 +9,7 @@ import { documentTime } from '../../domain/wire-time.js';
 import { analyzeParams, withQueryErrors, type SearchParams } from '../../query/index.js';
 import { facetEntries, readRecordSearch, type RecordSearch } from '../../query/record-search.js';
 import { watchlistSearchParams } from '../watchlists/watchlist-query.js';
-import { THREAT_REPORT_SORTS } from './threat-report-query.sqlite.js';
+import { THREAT_REPORT_SORT_FIELDS } from './threat-report-query.js';
 import type { ThreatReport, ThreatReportSearchReply, ThreatReportUpdateBody } from './threat-reports.schemas.js';
 import { THREAT_REPORT_FACETS, type ThreatReportRecord, type ThreatReportsStore } from './threat-reports.store.js';
 
@@ -29,7 +29,7 @@ export class ThreatReportsService {
       now: this.now(),
       defaultRows: 10,
       maxRows: 100_000,
-      sortable: Object.keys(THREAT_REPORT_SORTS),
+      sortable: THREAT_REPORT_SORT_FIELDS,
       defaultSort: [{ field: 'severity_score', descending: true }],
       facetable: Object.keys(THREAT_REPORT_FACETS),
       defaultFacets: ['feed_name'],

@@ -7,6 +7,7 @@ import type { SqlDatabase } from '../../db/database.js';
 import { analyzeParams, type Predicate } from '../../query/index.js';
 import { parseFeed } from '../feeds/cbfeed.js';
 import { SqlFeedsStore } from '../feeds/feeds.store.js';
+import { SQLITE_THREAT_REPORT_QUERY } from './threat-report-query.sqlite.js';
 import { SqlThreatReportsStore } from './threat-reports.store.js';
 
 const NOW = Date.parse('2026-11-20T10:00:00Z');
@@ -35,7 +36,7 @@ async function seeded(fresh: () => Promise<SqlDatabase>) {
   const tor = (await feeds.create(SETTINGS, parseFeed(JSON.stringify(cbfeed('tor', TOR, { category: 'Open Source' })), NOW), 1000)).feed;
   const malware = (await feeds.create({ ...SETTINGS, feedUrl: 'file:///m.json' },
     parseFeed(JSON.stringify(cbfeed('malware', MALWARE, { category: 'Partner' })), NOW), 2000)).feed;
-  return { db, store: new SqlThreatReportsStore(db), tor, malware };
+  return { db, store: new SqlThreatReportsStore(db, SQLITE_THREAT_REPORT_QUERY), tor, malware };
 }
 
 export function threatReportsStoreContract(fresh: () => Promise<SqlDatabase>): void {

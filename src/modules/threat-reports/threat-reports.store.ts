@@ -2,14 +2,15 @@
  * Threat reports: the reports of every feed, their IOC values, and the is_ignored flag analysts
  * set. Reports are written by feed synchronization (syncReports, inside the feeds store's
  * transaction); this store reads and searches them and flips is_ignored. Written once against
- * SqlDatabase; threat-reports.store.contract.ts is its contract.
+ * SqlDatabase, with the dialect's threat report query (threat-report-query.ts) for what the query
+ * language compiles to; threat-reports.store.contract.ts is its contract.
  */
 import type { SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
 import type { Predicate } from '../../query/index.js';
 import { textTokens } from '../../query/index.js';
 import type { SortKey } from '../../query/record-search.js';
 import type { FeedReport } from './threat-report.js';
-import { compileThreatReportPredicate, THREAT_REPORT_SORTS } from './threat-report-query.sqlite.js';
+import type { ThreatReportQueryDialect } from './threat-report-query.js';
 
 export interface ThreatReportRecord {
   row: number;
@@ -82,7 +83,7 @@ export const THREAT_REPORT_FACETS: Readonly<Record<string, string>> = {
 };
 
 export class SqlThreatReportsStore implements ThreatReportsStore {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlDatabase, private readonly query: ThreatReportQueryDialect) {}
 
   async get(feedId: number, reportId: string): Promise<ThreatReportRecord | undefined> {
     const row = await this.db.get<ReportRow>(`${SELECT} WHERE r.feed_id = ? AND r.report_id = ?`, [feedId, reportId]);
@@ -90,8 +91,8 @@ export class SqlThreatReportsStore implements ThreatReportsStore {
   }
 
   async search(predicate: Predicate, sort: readonly SortKey[], start: number, rows: number): Promise<ReportPage> {
-    const where = compileThreatReportPredicate(predicate);
-    const order = [...sort.map((key) => `${sortColumn(key.field)} ${key.descending ? 'DESC' : 'ASC'}`), `r.id ${sort[0]?.descending ? 'DESC' : 'ASC'}`];
+    const where = this.query.where(predicate);
+    const order = [...sort.map((key) => `${sortColumn(this.query, key.field)} ${key.descending ? 'DESC' : 'ASC'}`), `r.id ${sort[0]?.descending ? 'DESC' : 'ASC'}`];
     const count = await this.db.get<{ total: number }>(`SELECT COUNT(*) AS total FROM ${FROM} WHERE ${where.sql}`, where.params);
     const page = rows === 0 ? [] : await this.db.all<ReportRow>(
       `${SELECT} WHERE ${where.sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`, [...where.params, rows, start],
@@ -102,7 +103,7 @@ export class SqlThreatReportsStore implements ThreatReportsStore {
   async facet(predicate: Predicate, field: string, limit: number): Promise<{ value: string; count: number }[]> {
     const column = THREAT_REPORT_FACETS[field];
     if (!column) throw new Error(`Threat reports have no facet ${field}`);
-    const where = compileThreatReportPredicate(predicate);
+    const where = this.query.where(predicate);
     const counts = await this.db.all<{ value: SqlValue; count: number }>(
       `SELECT ${column} AS value, COUNT(*) AS count FROM ${FROM} WHERE ${where.sql} GROUP BY ${column} ORDER BY count DESC, value LIMIT ?`,
       [...where.params, limit],
@@ -112,7 +113,7 @@ export class SqlThreatReportsStore implements ThreatReportsStore {
   }
 
   async setIgnored(predicate: Predicate, ignored: boolean): Promise<number> {
-    const where = compileThreatReportPredicate(predicate);
+    const where = this.query.where(predicate);
     const result = await this.db.run(
       `UPDATE threat_reports SET is_ignored = ? WHERE id IN (SELECT r.id FROM ${FROM} WHERE ${where.sql})`, [ignored, ...where.params],
     );
@@ -189,8 +190,9 @@ export async function syncReports(tx: SqlExecutor, feedId: number, reports: read
   return counts;
 }
 
-function sortColumn(field: string): string {
-  const column = THREAT_REPORT_SORTS[field];
+function sortColumn(query: ThreatReportQueryDialect, field: string): string {
+  const sorts: Readonly<Record<string, string>> = query.sorts;
+  const column = Object.hasOwn(sorts, field) ? sorts[field] : undefined;
   if (!column) throw new Error(`Threat reports cannot sort by ${field}`);
   return column;
 }

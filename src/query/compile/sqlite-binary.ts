@@ -5,21 +5,11 @@
  * Used by binary search and, through a join on md5, by process search.
  */
 import type { FieldPredicate, Match } from '../analysis.js';
+import { METADATA_PATH } from '../binary-metadata.js';
 import type { Fragment} from './fragment.js';
 import { FALSE, raw, sql, TRUE } from './fragment.js';
 import { Compiler, keywordFunction, loweredColumn, rangeColumn } from './sqlite-shared.js';
 import { binaryTagCondition } from './sqlite-tags.js';
-
-/** Metadata JSON paths of the fields a sensor reports about a file (sensor-protocol.schemas.ts). */
-export const METADATA_PATH: Readonly<Record<string, string>> = {
-  comments: '$.comments', company_name: '$.company_name', file_desc: '$.file_desc', file_version: '$.file_version',
-  internal_name: '$.internal_name', legal_copyright: '$.legal_copyright', legal_trademark: '$.legal_trademark',
-  original_filename: '$.original_filename', private_build: '$.private_build', special_build: '$.special_build',
-  product_desc: '$.product_desc', product_name: '$.product_name', product_version: '$.product_version',
-  digsig_issuer: '$.digsig.issuer', digsig_prog_name: '$.digsig.prog_name', digsig_publisher: '$.digsig.publisher',
-  digsig_subject: '$.digsig.subject', digsig_result: '$.digsig.result', digsig_sign_time: '$.digsig.sign_time',
-  is_64bit: '$.is_64bit', is_executable_image: '$.is_executable_image',
-};
 
 export interface BinaryScope {
   /** Where-seen fields count only observations on sensors of these groups (all when absent). */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeWatchlistQuery } from '../modules/watchlists/watchlist-query.js';
 import { benchWatchlists } from '../../bench/detect/content.js';
-import { searchAnchors } from './anchors.js';
+import { searchAnchors } from './anchors.sqlite.js';
 
 const anchorsOf = (q: string) => searchAnchors(analyzeWatchlistQuery(`q=${encodeURIComponent(q)}`, 'events', Date.now()).predicate);
 const kinds = (q: string) => anchorsOf(q)?.map((a) => (a.kind === 'column' ? `${a.column}:${a.match.kind}:${a.match.value}` : `${a.fields.join('+')}${a.processWide ? ' (process)' : ''}`));

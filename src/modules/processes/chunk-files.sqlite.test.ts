@@ -19,7 +19,7 @@ import { normalizeEvent } from '../../ingest/normalize.js';
 import { EventPreparer } from '../../ingest/prepare.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { chunkFilePath } from '../partitions/partition-files.js';
-import { readSegmentChunks } from './chunk-files.js';
+import { readSegmentChunks } from './chunk-files.sqlite.js';
 import { decodeChunk } from '../../ingest/event-codec.js';
 import type { IngestBatch } from '../../ingest/event-store.js';
 import { SqliteEventStore } from './event-store.sqlite.js';

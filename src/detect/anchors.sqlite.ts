@@ -1,5 +1,5 @@
 /**
- * Anchors of a search: values a segment must hold for the search to be able to match it, so a live
+ * Anchors of a search on the embedded store: values a segment must hold for the search to be able to match it, so a live
  * run evaluates a search only on the new segments holding one (candidates.sqlite.ts) while the
  * compiled SQL stays the judge of what matches. Derived from the analyzed query:
  *

@@ -1,0 +1,46 @@
+/**
+ * The store implementations that differ by database, as the container receives them from one
+ * wiring per dialect (sqlite.ts; PostgreSQL's joins beside it). Stores written once against
+ * SqlDatabase (users, groups, sensors, …) the container builds itself on `db`. Nothing here names
+ * a driver: services and detect/ see these interfaces only (docs/adr/0018-sqlite-seam.md).
+ */
+import type { SqlDatabase } from '../db/database.js';
+import type { DocumentTagsReader } from '../detect/document-tags.js';
+import type { MatchReads } from '../detect/match.plan.js';
+import type { EventStore } from '../ingest/event-store.js';
+import type { AlertChanger, AlertsStore } from '../modules/alerts/alerts.store.js';
+import type { BinarySearchStore } from '../modules/binaries/binary-search.store.js';
+import type { DashboardStore } from '../modules/dashboard/dashboard.store.js';
+import type { FeedsStore } from '../modules/feeds/feeds.store.js';
+import type { PartitionWriter } from '../modules/partitions/partitions.store.js';
+import type { ProcessDetailStore } from '../modules/processes/process-detail.store.js';
+import type { EventListStore } from '../modules/processes/process-events.store.js';
+import type { ProcessSearchStore } from '../modules/processes/process-search.store.js';
+import type { InstallCodesStore } from '../modules/sensors/install-codes.store.js';
+import type { ThreatReportsStore } from '../modules/threat-reports/threat-reports.store.js';
+
+export interface DatabaseStores {
+  /** The open, migrated database. */
+  db: SqlDatabase;
+  /** The stores that seal what they keep, under the data dir's secret key. */
+  installCodes: InstallCodesStore;
+  feeds: FeedsStore;
+  /** The event writer: ingest batches and partition changes (rollover, mount, delete). */
+  events: EventStore & PartitionWriter;
+  /** Where a partition's events are kept, as the partitions API shows it (`dir`). */
+  partitionLocation(partitionId: number): string;
+  processDetail: ProcessDetailStore;
+  eventLists: EventListStore;
+  processSearch: ProcessSearchStore;
+  binarySearch: BinarySearchStore;
+  documentTags: DocumentTagsReader;
+  dashboard: DashboardStore;
+  /** The detection matcher's compiler and jobs. */
+  matchReads: MatchReads;
+  alerts: AlertsStore;
+  /** Bulk alert changes, which may walk every alert: off the request thread. */
+  alertChanges: AlertChanger;
+  threatReports: ThreatReportsStore;
+  /** Releases what the wiring started, the database last; after the services' own work has stopped. */
+  close(): Promise<void>;
+}
