@@ -5,7 +5,7 @@
  * half-run while stores are missing, and a database that is down stops every command with one line.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +26,16 @@ function vigil(args: string[], options: { input?: string; env?: Record<string, s
     input: options.input, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...options.env },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The same as vigil(), without blocking: for commands run side by side. */
+function vigilAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
 }
 
 function assertOneLine(stderr: string, pattern: RegExp): void {
@@ -69,6 +79,18 @@ describe('vigil on PostgreSQL', () => {
     const again = vigil(['migrate'], { env: { VIGIL_DATABASE_URL: database.url } });
     assert.equal(again.status, 0, again.stderr);
     assert.equal(again.stdout, `${shown} is already at schema version ${newest}: nothing to apply.\n`);
+  });
+
+  it('vigil migrate run by several processes at once on a fresh database: one applies, the others find nothing to do', async () => {
+    const fresh = await freshTestDatabase('empty', async () => undefined);
+    try {
+      const runs = await Promise.all(Array.from({ length: 4 }, () => vigilAsync(['migrate', '--database-url', fresh.url])));
+      for (const run of runs) assert.equal(run.status, 0, run.stderr);
+      assert.equal(runs.filter((run) => run.stdout.includes('Applied migration')).length, 1, runs.map((run) => run.stdout).join('\n'));
+      assert.equal(runs.filter((run) => run.stdout.includes('nothing to apply')).length, runs.length - 1);
+    } finally {
+      await dropTestDatabase(fresh.name);
+    }
   });
 
   it('vigil migrate on the embedded store migrates the data dir\'s file', () => {

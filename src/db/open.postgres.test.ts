@@ -10,7 +10,7 @@ import { databaseUrl, dropTestDatabase, freshTestDatabase, testPostgresUrl } fro
 import { PostgresDatabase } from './dialects/postgres.js';
 import { postgresMigrations } from './migrations/postgres.js';
 import type { Migration } from './migrations/types.js';
-import { DatabaseOpenError, migrateUnderLock, openConfiguredDatabase, type OpenedDatabase } from './open.js';
+import { DatabaseOpenError, migrateUnderLock, openConfiguredDatabase, withoutPassword, type OpenedDatabase } from './open.js';
 import { closedPort } from '../../test/support/closed-port.js';
 
 const SERVERS = 6;
@@ -74,6 +74,10 @@ describe('opening PostgreSQL', () => {
       assert.doesNotMatch(error.message, /hunter2|\n/);
       return true;
     });
+  });
+
+  it('shows a URL without its password, in the user part or the query', () => {
+    assert.equal(withoutPassword('postgres://vigil:pw@db.example:5432/vigil?password=pw&sslmode=require'), 'postgres://vigil@db.example:5432/vigil?sslmode=require');
   });
 
   it('stops with one line when the server refuses: no such database, or the wrong password', async () => {

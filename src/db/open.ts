@@ -108,6 +108,7 @@ export function withoutPassword(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.password = '';
+    parsed.searchParams.delete('password');
     return parsed.toString();
   } catch {
     return 'the configured URL';
