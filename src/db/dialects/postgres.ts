@@ -139,7 +139,7 @@ export class PostgresDatabase extends PostgresExecutor implements SqlDatabase {
    * Runs `work` holding the session advisory lock `key`, taken on a connection kept for it alone:
    * every process that asks for the same key waits its turn, across all servers on the database.
    * The lock belongs to that session, so a process that dies frees it with its connection.
-   * `work` does its SQL on the pool as usual.
+   * `work` does its SQL on the pool as usual, so the pool needs a second connection for it.
    */
   async withSessionLock<T>(key: number, work: () => Promise<T>): Promise<T> {
     const holder = await this.connect();
