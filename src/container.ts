@@ -69,6 +69,7 @@ import { SqlDetectionActionsStore } from './modules/watchlists/detection-actions
 import { WatchlistsService } from './modules/watchlists/watchlists.service.js';
 import { SqlWatchlistsStore } from './modules/watchlists/watchlists.store.js';
 import { VIGIL_VERSION } from './version.js';
+import { refuseToServePostgres } from './wiring/postgres-pending.js';
 import { openSqliteStores } from './wiring/sqlite.js';
 
 export interface Services {
@@ -117,6 +118,8 @@ export interface Container {
 }
 
 export async function createContainer(config: Config): Promise<Container> {
+  // Not every store runs on PostgreSQL yet: stop rather than serve half a server (wiring/postgres-pending.ts).
+  if (config.databaseUrl !== undefined) return refuseToServePostgres(config);
   const loosenedPaths = securePrivateDataDir(config.dataDir);
   const stores = await openSqliteStores(config);
   const { db, installCodes, feeds: feedsStore, events: eventStore } = stores;

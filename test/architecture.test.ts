@@ -148,7 +148,7 @@ function isSqliteCode(edge: ImportEdge): boolean {
  * entry files keep the `<name>.worker.ts` name startSiblingWorker looks for.
  */
 const SQLITE_BY_REASON: Readonly<Record<string, string>> = {
-  'db/open.ts': 'opens the configured database (the SQLite file today; where the PostgreSQL dialect joins)',
+  'db/open.ts': 'opens the configured database: the SQLite file in the data dir, or PostgreSQL at databaseUrl',
   'db/wal-checkpointer.worker.ts': 'the thread that copies the WAL back into the SQLite file, on a connection of its own',
   'modules/processes/event-writer.worker.ts': 'the event writer thread, owner of the SQLite write connection (ADR 0005)',
   'modules/alerts/alert-changes.worker.ts': 'the bulk alert change thread, on a SQLite connection of its own',

@@ -4,10 +4,12 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/load.js';
+import { SchemaTooNewError } from '../db/migrate.js';
 import { DomainError } from '../domain/errors.js';
 import { exitOnSignals, serve } from '../main.js';
 import { MAX_EVENTS_PER_BATCH } from '../ingest/event.schemas.js';
 import { VIGIL_VERSION } from '../version.js';
+import { runMigrate } from './migrate.js';
 import { runSimulate, type SimulateCommandOptions } from './simulate.js';
 import { addUser, printToken } from './users.js';
 
@@ -18,28 +20,30 @@ const program = new Command('vigil')
 
 const dataDirOption = () =>
   new Option('--data-dir <dir>', 'data directory: database, TLS certificate, token key (default ./vigil-data)');
+const databaseUrlOption = () =>
+  new Option('--database-url <url>', 'keep the data in this PostgreSQL database (postgres://user:password@host/db) instead of the embedded store');
 const secretKeyOption = () =>
   new Option('--secret-key-file <file>', 'key sealing install codes and feed credentials in the database (default <data-dir>/secrets.key)');
 
 program
   .command('serve')
   .description(
-    'Run the server on the embedded store. On first start it creates the data dir (private to this user), ' +
+    'Run the server, on the embedded store unless --database-url names a PostgreSQL database. On first start it creates the data dir (private to this user), ' +
       'a self-signed certificate, the secret key and the global admin "admin", and shows that user\'s API token ' +
       'once: on the terminal, or (when stdout is not one) in <data-dir>/admin-token.txt.',
   )
   .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
   .addOption(secretKeyOption())
   .option('--host <host>', 'address to listen on (default 127.0.0.1)')
   .option('--port <port>', 'port to listen on, 0 for any free one (default 8443)', parsePort)
   .option('--http', 'serve plain HTTP instead of HTTPS (only behind a TLS-terminating proxy)')
   .option('--public-url <url>', 'the URL sensors reach this server at, for installer packages (default: the URL the download used)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
-  .action(async (options: { dataDir?: string; secretKeyFile?: string; host?: string; port?: number; http?: boolean; publicUrl?: string; logLevel?: string }) => {
+  .action(async (options: StoreOptions & { host?: string; port?: number; http?: boolean; publicUrl?: string; logLevel?: string }) => {
     const config = loadConfig(
       {
-        dataDir: options.dataDir,
-        secretKeyFile: options.secretKeyFile,
+        ...storeSettings(options),
         host: options.host,
         port: options.port,
         tls: options.http ? false : undefined,
@@ -56,9 +60,19 @@ program
   .description('Print a user\'s API token (for scripts: X-Auth-Token), creating one if the user has none valid.')
   .argument('<username>')
   .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
   .addOption(secretKeyOption())
-  .action(async (username: string, options: { dataDir?: string; secretKeyFile?: string }) => {
-    await printToken(loadConfig({ dataDir: options.dataDir, secretKeyFile: options.secretKeyFile }, process.env), username);
+  .action(async (username: string, options: StoreOptions) => {
+    await printToken(loadConfig(storeSettings(options), process.env), username);
+  });
+
+program
+  .command('migrate')
+  .description('Bring the database (--database-url, else the embedded store in --data-dir) up to this build\'s schema and say what was applied. vigil serve applies migrations too.')
+  .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
+  .action(async (options: StoreOptions) => {
+    await runMigrate(loadConfig(storeSettings(options), process.env));
   });
 
 const user = program.command('user').description('Manage users from the shell of the server\'s host.');
@@ -69,9 +83,10 @@ user
   .option('--global-admin', 'make the user a global administrator')
   .option('--password-stdin', 'read the user\'s password from standard input (for console login)')
   .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
   .addOption(secretKeyOption())
-  .action(async (username: string, options: { globalAdmin?: boolean; passwordStdin?: boolean; dataDir?: string; secretKeyFile?: string }) => {
-    await addUser(loadConfig({ dataDir: options.dataDir, secretKeyFile: options.secretKeyFile }, process.env), {
+  .action(async (username: string, options: StoreOptions & { globalAdmin?: boolean; passwordStdin?: boolean }) => {
+    await addUser(loadConfig(storeSettings(options), process.env), {
       username,
       globalAdmin: options.globalAdmin ?? false,
       readPassword: options.passwordStdin ?? false,
@@ -103,6 +118,17 @@ program
     await runSimulate(options);
   });
 
+/** The flags that say where the data is, shared by every command that opens the store. */
+interface StoreOptions {
+  dataDir?: string;
+  databaseUrl?: string;
+  secretKeyFile?: string;
+}
+
+function storeSettings(options: StoreOptions): StoreOptions {
+  return { dataDir: options.dataDir, databaseUrl: options.databaseUrl, secretKeyFile: options.secretKeyFile };
+}
+
 function integerOption(flag: string, min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
   return (value) => {
     const n = Number(value);
@@ -126,7 +152,7 @@ function parsePort(value: string): number {
 }
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof DomainError;
+  const known = error instanceof ConfigError || error instanceof DomainError || error instanceof SchemaTooNewError;
   process.stderr.write(`vigil: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
   process.exit(1);
 });

@@ -1,14 +1,14 @@
-/** `vigil token` and `vigil user add`: act on the data dir directly, as its owner. */
+/** `vigil token` and `vigil user add`: act on the configured database directly, as its owner. */
 import type { Config } from '../config/schema.js';
-import { createContainer } from '../container.js';
 import { InvalidRequestError } from '../domain/errors.js';
+import { openShellUsers } from '../wiring/shell-users.js';
 
 export async function printToken(config: Config, username: string): Promise<void> {
-  const container = await createContainer(config);
+  const shell = await openShellUsers(config);
   try {
-    process.stdout.write((await container.services.users.tokenFromShell(username)) + '\n');
+    process.stdout.write((await shell.users.tokenFromShell(username)) + '\n');
   } finally {
-    await container.close();
+    await shell.close();
   }
 }
 
@@ -17,12 +17,12 @@ export async function addUser(
   user: { username: string; globalAdmin: boolean; readPassword: boolean },
 ): Promise<void> {
   const password = user.readPassword ? await readPasswordFromStdin() : undefined;
-  const container = await createContainer(config);
+  const shell = await openShellUsers(config);
   try {
-    const token = await container.services.users.addFromShell({ ...user, password });
+    const token = await shell.users.addFromShell({ ...user, password });
     process.stdout.write(token + '\n');
   } finally {
-    await container.close();
+    await shell.close();
   }
 }
 

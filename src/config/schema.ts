@@ -10,6 +10,10 @@ export const ConfigSchema = Type.Object(
       default: './vigil-data',
       description: 'Directory holding the embedded database, the TLS certificate and the token key.',
     }),
+    databaseUrl: Type.Optional(Type.String({
+      pattern: '^postgres(ql)?://',
+      description: 'A PostgreSQL URL (postgres://user:password@host:5432/vigil): keep the data in that database instead of the embedded store in the data dir. Every Vigil server on one database needs the same secret key file.',
+    })),
     secretKeyFile: Type.Optional(Type.String({
       minLength: 1,
       description: 'File holding the key that seals install codes and feed credentials in the database (default: secrets.key in the data dir; created on first start). Keep it apart from the database\'s backups.',

@@ -13,10 +13,11 @@ describe('migrations', () => {
     const file = join(dir, 'vigil.db');
     try {
       const first = SqliteDatabase.open(file);
-      assert.equal(await migrate(first, sqliteMigrations), sqliteMigrations.at(-1)!.version);
+      const newest = sqliteMigrations.at(-1)!.version;
+      assert.deepEqual(await migrate(first, sqliteMigrations), { from: 0, to: newest, applied: sqliteMigrations });
       await first.close();
       const second = SqliteDatabase.open(file);
-      await migrate(second, sqliteMigrations);
+      assert.deepEqual(await migrate(second, sqliteMigrations), { from: newest, to: newest, applied: [] });
       const applied = await second.all<{ version: number }>('SELECT version FROM schema_migrations');
       assert.deepEqual(applied.map((r) => r.version), sqliteMigrations.map((m) => m.version));
       assert.deepEqual(await second.get('SELECT id, name FROM sites'), { id: 1, name: 'Default Site' });

@@ -7,7 +7,14 @@ import type { Migration } from './migrations/types.js';
 
 export class SchemaTooNewError extends Error {}
 
-export async function migrate(db: SqlDatabase, migrations: readonly Migration[]): Promise<number> {
+/** What a run of `migrate` found and did: the schema version before and after, and each migration it applied. */
+export interface MigrationReport {
+  from: number;
+  to: number;
+  applied: readonly Migration[];
+}
+
+export async function migrate(db: SqlDatabase, migrations: readonly Migration[]): Promise<MigrationReport> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -21,7 +28,8 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[])
       `The database is at schema version ${current}, newer than this build of Vigil knows (${newest}). Upgrade Vigil.`,
     );
   }
-  for (const migration of migrations.filter((m) => m.version > current)) {
+  const pending = migrations.filter((m) => m.version > current);
+  for (const migration of pending) {
     await db.transaction(async (tx) => {
       for (const statement of splitStatements(migration.sql)) await tx.run(statement);
       await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
@@ -31,7 +39,7 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[])
       ]);
     });
   }
-  return newest;
+  return { from: current, to: newest, applied: pending };
 }
 
 /** Migration scripts hold plain DDL/DML separated by semicolons at line ends (no procedural bodies). */

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, startTestApp, type TestApp } from '../../test/support/app.js';
+import { PostgresDatabase } from '../db/dialects/postgres.js';
 import { analyze, parseQuery, QueryError, toDomainError } from '../query/index.js';
+import { closedPort } from '../../test/support/closed-port.js';
 
 describe('error handling', () => {
   let test: TestApp;
@@ -11,6 +13,15 @@ describe('error handling', () => {
     // A route that fails the way a bug would, to see what a client is shown.
     test.app.get('/api/test/explode', async () => {
       throw new Error('secret internal detail: /var/lib/vigil');
+    });
+    // A read from a PostgreSQL server that is not there, the way a store would make it.
+    test.app.get('/api/test/database-down', async () => {
+      const down = PostgresDatabase.open(`postgres://vigil:hunter2@127.0.0.1:${await closedPort()}/vigil`);
+      try {
+        return await down.get('SELECT 1');
+      } finally {
+        await down.close();
+      }
     });
     // A search the way a service will run one: a bad query becomes the domain error.
     test.app.get('/api/test/search', async (request) => {
@@ -87,6 +98,13 @@ describe('error handling', () => {
       reason: 'query_malformed_syntax', message: 'Unknown field "disig_issuer" at position 0; did you mean "digsig_issuer"?',
     });
     assert.equal((await search('process_name:svchost.exe')).statusCode, 200);
+  });
+
+  it('answers a database that cannot be reached with 503, Retry-After and a reason, not a 500 with its address', async () => {
+    const response = await test.app.inject({ url: '/api/test/database-down', headers: as(test.adminToken) });
+    assert.equal(response.statusCode, 503);
+    assert.equal(response.headers['retry-after'], '5');
+    assert.deepEqual(response.json(), { reason: 'database_unavailable', message: 'The database cannot be reached; try again shortly' });
   });
 
   it('hides internals behind a plain 500', async () => {

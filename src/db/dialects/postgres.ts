@@ -135,6 +135,33 @@ export class PostgresDatabase extends PostgresExecutor implements SqlDatabase {
     }
   }
 
+  /**
+   * Runs `work` holding the session advisory lock `key`, taken on a connection kept for it alone:
+   * every process that asks for the same key waits its turn, across all servers on the database.
+   * The lock belongs to that session, so a process that dies frees it with its connection.
+   * `work` does its SQL on the pool as usual, so the pool needs a second connection for it.
+   */
+  async withSessionLock<T>(key: number, work: () => Promise<T>): Promise<T> {
+    const holder = await this.connect();
+    let broken: Error | undefined;
+    try {
+      try {
+        await holder.query('SELECT pg_advisory_lock($1)', [key]);
+      } catch (error) {
+        broken = error as Error;
+        throw translatePostgresError(error);
+      }
+      try {
+        return await work();
+      } finally {
+        await holder.query('SELECT pg_advisory_unlock($1)', [key]).catch((unlockFailed: Error) => (broken = unlockFailed));
+      }
+    } finally {
+      // A session that could not unlock is closed, which frees its lock, not handed to the next caller.
+      holder.release(broken);
+    }
+  }
+
   /** A script of several statements, sent as one simple query: PostgreSQL runs it as one transaction. */
   async exec(script: string): Promise<void> {
     try {

@@ -30,7 +30,7 @@ export async function openSecretBox(db: SqlDatabase, keyFile: string): Promise<S
     if (check) {
       throw new SecretKeyError(
         `The secret key file ${keyFile} is missing, but this database holds secrets sealed with it. Restore that ` +
-          'file, or point --secret-key-file (VIGIL_SECRET_KEY_FILE) at it.',
+          'file, or point --secret-key-file (VIGIL_SECRET_KEY_FILE) at it: every Vigil server and command on one database needs the same key.',
       );
     }
     key = createKeyFile(keyFile, SECRET_KEY);

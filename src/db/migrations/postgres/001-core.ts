@@ -83,6 +83,13 @@ const accessAndSensors = `
     sealed TEXT NOT NULL
   );
 
+  -- Keys every server on the database shares, each sealed under the secret key: 'token-key',
+  -- which API tokens are derived from (docs/adr/0020-shared-keys.md).
+  CREATE TABLE sealed_keys (
+    name TEXT PRIMARY KEY,
+    sealed TEXT NOT NULL
+  );
+
   -- Times are epoch milliseconds: *_ms on the server's clock unless the name says sensor.
   -- ip_addresses: the addresses of network_adapters alone, as "|10.1.2.3|10.9.9.9|".
   CREATE TABLE sensors (
