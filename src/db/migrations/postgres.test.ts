@@ -15,6 +15,8 @@ const EVENT_STORE_TABLES = new Set([
 ]);
 /** SQLite's install codes as kept before migration 14, sealed and dropped at the next start. */
 const SQLITE_ONLY_TABLES = new Set(['sensor_install_codes_plaintext', 'schema_migrations']);
+/** The token key, which SQLite keeps in a file of the data dir and PostgreSQL in the database (ADR 0020). */
+const POSTGRES_ONLY_TABLES = new Set(['sealed_keys']);
 /** Columns PostgreSQL adds: the sensor a tagged process segment belongs to, for distribution by sensor. */
 const POSTGRES_ONLY_COLUMNS = new Set(['watchlist_process_hits.sensor_id', 'feed_process_hits.sensor_id']);
 
@@ -32,7 +34,8 @@ interface Column {
   notNull: boolean;
 }
 
-const relational = (column: Column) => !EVENT_STORE_TABLES.has(column.table) && !SQLITE_ONLY_TABLES.has(column.table);
+const relational = (column: Column) => !EVENT_STORE_TABLES.has(column.table) && !SQLITE_ONLY_TABLES.has(column.table)
+  && !POSTGRES_ONLY_TABLES.has(column.table);
 const shape = (columns: Column[]) => Object.fromEntries(columns.filter(relational).map((c) => [
   `${c.table}.${c.column}`, `${KINDS[c.type] ?? c.type}${c.notNull ? ' not null' : ''}`,
 ]));
