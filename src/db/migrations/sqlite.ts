@@ -845,4 +845,23 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX watchlist_binary_hits_by_time ON watchlist_binary_hits (hit_ms);
     `,
   },
+  {
+    // 17 and 18 are taken by work on other branches; versions need only grow.
+    version: 19,
+    name: 'console sessions',
+    sql: `
+      -- Console sessions (src/modules/sessions/): id_hash is SHA-256 of the cookie's session id,
+      -- which is never stored; password_stamp ends the session when the user's password changes.
+      CREATE TABLE user_sessions (
+        id_hash TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        password_stamp TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        last_seen_ms INTEGER NOT NULL,
+        expires_ms INTEGER NOT NULL
+      );
+      CREATE INDEX user_sessions_by_user ON user_sessions (user_id);
+      CREATE INDEX user_sessions_by_expiry ON user_sessions (expires_ms);
+    `,
+  },
 ];
