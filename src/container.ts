@@ -53,6 +53,9 @@ import { SqlLiveResponseStore } from './modules/live-response/live-response.stor
 import { PartitionsService } from './modules/partitions/partitions.service.js';
 import { SqlPartitionsStore } from './modules/partitions/partitions.store.js';
 import { diskSpaceOf, StorageMaintenance } from './modules/partitions/storage-maintenance.js';
+import { LoginThrottle } from './modules/sessions/login-throttle.js';
+import { SessionsService } from './modules/sessions/sessions.service.js';
+import { SqlSessionsStore } from './modules/sessions/sessions.store.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { SqlSitesStore } from './modules/sites/sites.store.js';
 import { TeamsService } from './modules/teams/teams.service.js';
@@ -74,6 +77,7 @@ import { openSqliteStores } from './wiring/sqlite.js';
 
 export interface Services {
   users: UsersService;
+  sessions: SessionsService;
   teams: TeamsService;
   groups: GroupsService;
   sites: SitesService;
@@ -158,8 +162,13 @@ export async function createContainer(config: Config): Promise<Container> {
   );
   const investigations = new InvestigationsService(new SqlInvestigationsStore(db), stores.processDetail);
   const detection = new DetectionService(new SqlDetectionStore(db), stores.documentTags);
+  const usersStore = new SqlUsersStore(db);
   const services: Services = {
-    users: new UsersService(new SqlUsersStore(db), teamsStore, loadOrCreateTokenKey(config.dataDir)),
+    users: new UsersService(usersStore, teamsStore, loadOrCreateTokenKey(config.dataDir)),
+    sessions: new SessionsService(new SqlSessionsStore(db), usersStore, new LoginThrottle(config.loginBackoffMaxSeconds * 1000), {
+      idleMs: config.sessionIdleMinutes * 60_000,
+      maxMs: config.sessionMaxHours * 3_600_000,
+    }),
     teams: new TeamsService(teamsStore),
     groups,
     sites: new SitesService(new SqlSitesStore(db)),
