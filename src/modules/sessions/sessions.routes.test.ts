@@ -135,3 +135,49 @@ describe('console sessions on plain HTTP', () => {
     assert.deepEqual(setCookie.split('; ').slice(1).sort(), ['HttpOnly', 'Max-Age=7200', 'Path=/', 'SameSite=Strict']);
   });
 });
+
+describe('failed console logins', () => {
+  let test: TestApp;
+  const logLines: string[] = [];
+  before(async () => {
+    test = await startTestApp({}, { logger: { level: 'warn', stream: { write: (line: string) => void logLines.push(line) } } });
+    await createUser(test, { username: 'frank', password: 'frank-pw' });
+  });
+  after(() => test.close());
+
+  const attempt = (username: string, password: string, remoteAddress: string) =>
+    test.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress });
+
+  it('are logged at warn with username and address, never the password', async () => {
+    assert.equal((await attempt('frank', 'not-franks-pw', '203.0.113.5')).statusCode, 401);
+    const entries = logLines.map((line) => JSON.parse(line) as { level: number; msg: string; username?: string; address?: string });
+    assert.deepEqual(
+      entries.filter((e) => e.msg === 'login failed').map((e) => [e.level, e.username, e.address]),
+      [[40, 'frank', '203.0.113.5']],
+    );
+    assert.doesNotMatch(logLines.join(''), /not-franks-pw/);
+  });
+
+  it('slow down one username from any address: 429 with Retry-After in the Carbon Black error shape', async () => {
+    for (let i = 1; i <= 4; i++) assert.equal((await attempt('grace', 'guess', `198.51.100.${i}`)).statusCode, 401);
+    const slowed = await attempt('grace', 'guess', '198.51.100.99');
+    assert.equal(slowed.statusCode, 429);
+    assert.equal(slowed.headers['retry-after'], '1');
+    assert.deepEqual(Object.keys(slowed.json() as object), ['reason', 'message']);
+    assert.equal((slowed.json() as { reason: string }).reason, 'too_many_requests');
+  });
+
+  it('slow down one address trying many usernames, and let the right password through after the wait', async () => {
+    for (let i = 1; i <= 4; i++) assert.equal((await attempt(`user${i}`, 'guess', '192.0.2.50')).statusCode, 401);
+    assert.equal((await attempt('frank', 'frank-pw', '192.0.2.50')).statusCode, 429, 'even with the right password');
+    assert.equal((await attempt('frank', 'frank-pw', '192.0.2.51')).statusCode, 200, 'from elsewhere frank is not slowed');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal((await attempt('frank', 'frank-pw', '192.0.2.50')).statusCode, 200);
+  });
+
+  it('slow down attempts sent all at once', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => attempt('heidi', 'guess', '192.0.2.60')));
+    const statuses = answers.map((a) => a.statusCode).sort();
+    assert.deepEqual(statuses, [...Array(4).fill(401), ...Array(8).fill(429)]);
+  });
+});
