@@ -97,6 +97,8 @@ user
   .command('passwd')
   .description('Set a user\'s password for console login: typed twice without echo on a terminal, else read from standard input (never an argument). Ends the user\'s console sessions.')
   .argument('<username>')
+  // A password typed after the name would sit in the shell history and the process list.
+  .allowExcessArguments(false)
   .addOption(dataDirOption())
   .addOption(databaseUrlOption())
   .addOption(secretKeyOption())
