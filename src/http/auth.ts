@@ -2,7 +2,7 @@
  * Authentication for every route, in one place, decided by the route that will run (its policy,
  * src/http/route-policy.ts), never by the request's spelling of the URL: the router decodes
  * percent-encoding and strips absolute-form targets, so a check on the raw URL can be walked
- * around (issue 17, docs/adr/0012-route-authentication.md).
+ * around (issue 17, docs/adr/0012-route-authentication.md). Console sessions: docs/adr/0021-console-sessions.md.
  *
  * - user: X-Auth-Token must carry a user's API token (reference core §2); without one, the
  *   console's session cookie will do, and then a state-changing call must also carry the session's
