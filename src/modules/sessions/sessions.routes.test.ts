@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
+import { routesWithPolicies } from '../../http/auth.js';
 
 interface Login {
   cookie: string;
@@ -59,6 +60,20 @@ describe('console sessions', () => {
     const read = await test.app.inject({ url: '/api/user/alice', headers: { cookie } });
     assert.equal((read.json() as { first_name: string }).first_name, '', 'a read needs no CSRF token, and nothing changed');
     assert.equal((await change({ 'x-csrf-token': csrf }, 'Alice')).statusCode, 200);
+  });
+
+  it('holds the CSRF rule on every state-changing route, and a cookie opens no sensor route', async () => {
+    const { cookie } = await login(test, 'alice', 'correct horse');
+    const failures: string[] = [];
+    const writes = routesWithPolicies(test.app).filter((r) => r.auth !== 'public' && !['GET', 'HEAD'].includes(r.method));
+    assert.ok(writes.filter((r) => r.auth === 'user').length >= 50, `expected the whole API, found ${writes.length} routes`);
+    for (const route of writes) {
+      const url = route.url.replace(/:[^/]+/g, '1');
+      const answer = await test.app.inject({ method: route.method as 'POST', url, headers: { cookie }, payload: {} });
+      const expected = route.auth === 'user' ? 403 : 401;
+      if (answer.statusCode !== expected) failures.push(`${route.method} ${route.url}: ${answer.statusCode}`);
+    }
+    assert.deepEqual(failures, []);
   });
 
   it('leaves API tokens as they were: no CSRF token, and a token wins over a cookie', async () => {
