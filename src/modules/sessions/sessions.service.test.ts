@@ -79,6 +79,15 @@ describe('session lifetimes and failed logins', () => {
     assert.equal(Number(await lastSeen()), started + MINUTE);
   });
 
+  it('keeps a session in use alive under the shortest idle limit', async () => {
+    const short = new SessionsService(store, new SqlUsersStore(db), new LoginThrottle(900_000, () => clock.now), { ...limits, idleMs: MINUTE }, () => clock.now);
+    const { sessionId } = await short.login({ username: 'alice', password: 's3cret-pw' }, '10.0.0.1', log);
+    for (let i = 0; i < 5; i++) {
+      clock.now += 50_000;
+      await short.authenticate(sessionId);
+    }
+  });
+
   it('logs every failed login with its username and address, never the password', async () => {
     await assert.rejects(service.login({ username: 'alice', password: 'guess-one' }, '10.0.0.9', log), UnauthorizedError);
     await assert.rejects(service.login({ username: 'mallory', password: 'guess-two' }, '10.0.0.9', log), UnauthorizedError);

@@ -16,7 +16,10 @@ import type { SessionsStore } from './sessions.store.js';
 
 /** 32 random bytes, base64url. */
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-/** Use is written back at most this often: a write per request would contend with ingest for the database. */
+/**
+ * Use is written back at most this often (or a tenth of the idle limit, if shorter): a write per
+ * request would contend with ingest for the database.
+ */
 const TOUCH_INTERVAL_MS = 60_000;
 
 export interface SessionLimits {
@@ -96,7 +99,7 @@ export class SessionsService {
       await this.store.delete(idHash);
       throw new UnauthorizedError('Invalid or expired session');
     }
-    if (now - session.lastSeenMs >= TOUCH_INTERVAL_MS) await this.store.touch(idHash, now);
+    if (now - session.lastSeenMs >= Math.min(TOUCH_INTERVAL_MS, this.limits.idleMs / 10)) await this.store.touch(idHash, now);
     const principal: Principal = {
       userId: session.userId,
       username: session.username,
