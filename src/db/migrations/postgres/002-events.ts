@@ -146,20 +146,20 @@ export const EVENTS_MIGRATION: Migration = {
     );
 
     -- The API's storage partitions (reference admin §5): each names the PostgreSQL partitions
-    -- segments_p<id>, event_chunks_p<id> and segment_terms_p<id>, which hold the segments opened
-    -- from start_ms up to the next partition's start. States as in SQLite (ADR 0009).
+    -- segments_p<id>, event_chunks_p<id> and segment_terms_p<id>, which hold the segments whose
+    -- segment_id is at least first_segment_id and below the next partition's. States as in
+    -- SQLite (ADR 0009). Sizes are read from the catalog, so no commit updates a shared row.
     CREATE TABLE event_partitions (
       id INTEGER PRIMARY KEY,
       name TEXT NOT NULL,
+      first_segment_id BIGINT NOT NULL,
       start_ms BIGINT NOT NULL,
       end_ms BIGINT,
       state TEXT NOT NULL CHECK (state IN ('hot', 'warm', 'cold', 'deleting', 'deleted')),
-      user_mounted INTEGER NOT NULL DEFAULT 0,
-      event_bytes BIGINT NOT NULL DEFAULT 0,
-      segment_count BIGINT NOT NULL DEFAULT 0
+      user_mounted INTEGER NOT NULL DEFAULT 0
     );
     CREATE UNIQUE INDEX event_partitions_by_name ON event_partitions (name) WHERE state <> 'deleted';
-    INSERT INTO event_partitions (id, name, start_ms, state) VALUES (1, 'writer', (extract(epoch FROM now()) * 1000)::bigint, 'hot');
+    INSERT INTO event_partitions (id, name, first_segment_id, start_ms, state) VALUES (1, 'writer', 0, (extract(epoch FROM now()) * 1000)::bigint, 'hot');
     CREATE TABLE segments_p1 PARTITION OF segments FOR VALUES FROM (MINVALUE) TO (MAXVALUE);
     CREATE TABLE event_chunks_p1 PARTITION OF event_chunks FOR VALUES FROM (MINVALUE) TO (MAXVALUE);
     CREATE TABLE segment_terms_p1 PARTITION OF segment_terms FOR VALUES FROM (MINVALUE) TO (MAXVALUE);
