@@ -18,7 +18,7 @@ import { SqlSensorsStore } from '../../src/modules/sensors/sensors.store.js';
 import { freshMigratedPostgres } from './postgres-migrated.js';
 import { tempDir } from './temp.js';
 
-async function registerSensors(db: SqlDatabase): Promise<void> {
+export async function registerSensors(db: SqlDatabase): Promise<void> {
   for (const sensor of SENSORS) {
     await new SqlSensorsStore(db).register({
       groupId: sensor.groupId, secretHash: 'x', osType: sensor.osType, hostType: sensor.hostType, registrationMs: 0,

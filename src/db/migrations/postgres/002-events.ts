@@ -17,6 +17,9 @@
  *   `event_terms` for wildcards (prefix through its B-tree in C collation, other patterns
  *   through trigrams). Command-line words are an array on the process row, under GIN.
  * - Times are read through BRIN indexes: segments are written in time order.
+ * - Text the query language matches by prefix or compares as SQLite does (process names, paths,
+ *   hashes, host and user names, term values) is in C collation: byte order, and LIKE 'x%'
+ *   served by the B-tree.
  * - Row ids (processes, segments) come from one sequence in blocks of 1,000, so every Vigil
  *   server hands out its own block without asking the database per row.
  */
@@ -44,20 +47,20 @@ export const EVENTS_MIGRATION: Migration = {
       pid BIGINT NOT NULL,
       start_ms BIGINT NOT NULL,
       group_id BIGINT NOT NULL,
-      hostname TEXT NOT NULL,
+      hostname TEXT COLLATE "C" NOT NULL,
       host_type TEXT NOT NULL,
       os_type TEXT NOT NULL,
-      path TEXT NOT NULL DEFAULT '',
-      process_name TEXT NOT NULL DEFAULT '',
+      path TEXT COLLATE "C" NOT NULL DEFAULT '',
+      process_name TEXT COLLATE "C" NOT NULL DEFAULT '',
       cmdline TEXT NOT NULL DEFAULT '',
-      username TEXT NOT NULL DEFAULT '',
+      username TEXT COLLATE "C" NOT NULL DEFAULT '',
       uid TEXT NOT NULL DEFAULT '',
-      md5 TEXT NOT NULL DEFAULT '',
-      sha256 TEXT NOT NULL DEFAULT '',
+      md5 TEXT COLLATE "C" NOT NULL DEFAULT '',
+      sha256 TEXT COLLATE "C" NOT NULL DEFAULT '',
       parent_pid BIGINT NOT NULL DEFAULT -1,
       parent_start_ms BIGINT,
-      parent_name TEXT NOT NULL DEFAULT '',
-      parent_md5 TEXT NOT NULL DEFAULT '',
+      parent_name TEXT COLLATE "C" NOT NULL DEFAULT '',
+      parent_md5 TEXT COLLATE "C" NOT NULL DEFAULT '',
       end_ms BIGINT,
       cmdline_words TEXT[] NOT NULL DEFAULT '{}',
       PRIMARY KEY (sensor_id, id),
