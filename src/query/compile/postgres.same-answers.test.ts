@@ -4,46 +4,14 @@
  * reference (its matching rules are the query language's own code, sqlite-functions.ts).
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { registerSensors } from '../../../test/support/event-stores.js';
-import { freshMigratedPostgres } from '../../../test/support/postgres-migrated.js';
-import { processEvents } from '../../../test/support/sensors.js';
-import { tempDir } from '../../../test/support/temp.js';
+import { bothStores, FLEET_T0 as T0, type BothStores } from '../../../test/support/both-stores.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
-import { SqliteDatabase } from '../../db/dialects/sqlite.js';
-import { migrate } from '../../db/migrate.js';
-import { sqliteMigrations } from '../../db/migrations/sqlite.js';
-import type { SensorIdentity } from '../../domain/sensor-identity.js';
-import type { SensorEvent } from '../../ingest/event.schemas.js';
-import type { EventStore, IngestBatch } from '../../ingest/event-store.js';
-import { FilterGate } from '../../ingest/ingress-gate.js';
-import { normalizeEvent } from '../../ingest/normalize.js';
-import { EventPreparer } from '../../ingest/prepare.js';
-import { PostgresEventStore } from '../../modules/processes/event-store.postgres.js';
-import { SqliteEventStore } from '../../modules/processes/event-store.sqlite.js';
+import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { analyzeParams } from '../params.js';
 import { compilePostgresProcessCondition } from './postgres.js';
 import { compileProcessCondition } from './sqlite.js';
 import { SQLITE_FUNCTIONS } from './sqlite-functions.js';
-
-const SENSOR: SensorIdentity = { id: 1, groupId: 1, hostname: 'host', hostType: 'server', osType: 'linux' };
-const T0 = Date.UTC(2024, 3, 30, 10);
-
-/** processEvents with another program, command line, domain and address. */
-function appEvents(pid: number): SensorEvent[] {
-  return processEvents(pid, T0 + pid).map((event) => {
-    if (event.type === 'process_start') {
-      return { ...event, path: 'C:\\Program Files\\App\\App.exe', cmdline: '"C:\\Program Files\\App\\App.exe" --config=C:\\cfg\\x.ini /quiet', username: 'CORP\\Bob' };
-    }
-    if (event.type === 'netconn') return { ...event, domain: 'login.MicrosoftOnline.com', remote_ip: '10.9.8.7', remote_port: 8080 };
-    if (event.type === 'filemod') return { ...event, path: 'C:\\Users\\bob\\AppData\\Local\\Temp\\setup.tmp' };
-    return event;
-  });
-}
-
-const BATCHES: SensorEvent[][] = [processEvents(100, T0), appEvents(200), [...processEvents(300, T0 + 300).slice(0, 4), ...appEvents(400)]];
 
 const QUERIES = [
   'process_name:cmd.exe', 'process_name:app*', 'path:system32\\cmd.exe', 'path:c:\\program?files\\*\\app.exe', 'path:app\\*',
@@ -57,35 +25,16 @@ const QUERIES = [
 ];
 
 /** As the pipeline hands batches to the store: normalized (normalize.ts), then prepared. */
-async function ingest(store: EventStore): Promise<void> {
-  const batches: IngestBatch[] = BATCHES.map((sent, i) => ({
-    sensor: SENSOR, sequence: i + 1, counters: new Map(),
-    ...new EventPreparer(new FilterGate()).prepare(
-      { sensorId: SENSOR.id, groupId: SENSOR.groupId, osType: SENSOR.osType }, sent.map((event) => normalizeEvent(structuredClone(event))),
-    ),
-  }));
-  for (const batch of batches) await store.commit([batch]);
-}
-
 describe('the same searches give the same segments on SQLite and PostgreSQL', () => {
-  const dir = tempDir('vigil-same-answers-');
+  let stores: BothStores;
   let sqlite: SqliteDatabase;
   let postgres: PostgresDatabase;
   before(async () => {
-    sqlite = SqliteDatabase.open(join(dir, 'store.db'));
-    await migrate(sqlite, sqliteMigrations);
+    stores = await bothStores();
+    ({ sqlite, postgres } = stores);
     for (const [name, fn] of Object.entries(SQLITE_FUNCTIONS)) sqlite.connection.function(name, { deterministic: true }, fn);
-    postgres = await freshMigratedPostgres();
-    for (const db of [sqlite, postgres]) await registerSensors(db);
-    const rules = { maxEventsPerSegment: 4, windowMs: 60_000 };
-    await ingest(new SqliteEventStore(sqlite, rules, () => T0));
-    await ingest(new PostgresEventStore(postgres, rules, () => T0));
   });
-  after(async () => {
-    await sqlite.close();
-    await postgres.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(async () => stores.close());
 
   for (const q of QUERIES) {
     it(q, async () => {
