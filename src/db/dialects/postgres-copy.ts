@@ -62,7 +62,7 @@ export class BinaryCopyRows {
         this.length += 8;
         return;
       case 'text':
-        this.lengthAndBytes(Buffer.from(value as string, 'utf8'));
+        this.text(value as string);
         return;
       case 'bytea':
         this.lengthAndBytes(value as Buffer);
@@ -74,16 +74,25 @@ export class BinaryCopyRows {
 
   /** The array's binary form: dimensions, null flag, element type, then each element with its length. */
   private textArray(values: readonly string[]): void {
-    const elements = values.map((v) => Buffer.from(v, 'utf8'));
-    const header = values.length === 0 ? 12 : 20;
-    this.int32(header + elements.reduce((sum, e) => sum + 4 + e.length, 0));
+    const lengthAt = this.length;
+    this.int32(0);
     this.int32(values.length === 0 ? 0 : 1);
     this.int32(0);
     this.int32(TEXT_OID);
-    if (values.length === 0) return;
-    this.int32(values.length);
-    this.int32(1);
-    for (const element of elements) this.lengthAndBytes(element);
+    if (values.length > 0) {
+      this.int32(values.length);
+      this.int32(1);
+      for (const value of values) this.text(value);
+    }
+    this.buffer.writeInt32BE(this.length - lengthAt - 4, lengthAt);
+  }
+
+  /** UTF-8 written in place, its length in front: no buffer per value. */
+  private text(value: string): void {
+    const bytes = Buffer.byteLength(value, 'utf8');
+    this.int32(bytes);
+    this.reserve(bytes);
+    this.length += this.buffer.write(value, this.length, 'utf8');
   }
 
   private lengthAndBytes(bytes: Buffer): void {
