@@ -4,7 +4,7 @@
  * The condition comes from the PostgreSQL compiler (query/compile/postgres.ts).
  *
  * A query on process fields alone is counted per matching process from process_segment_counts,
- * as on SQLite; everything else reads the matching segments, and PostgreSQL's planner chooses
+ * as on SQLite, and one that is a single event field from its term rows alone; everything else reads the matching segments, and PostgreSQL's planner chooses
  * between the sort key's index and sorting the matches. Unmounted partitions are detached
  * tables, so no read needs to leave them out. What is not done here (yet): keeping a snapshot
  * across the pages of one paging key (each page reads the database as it is then), the facet
@@ -55,7 +55,15 @@ class Search {
 
   /** Matching documents: segments, or processes when grouped. */
   private async count(): Promise<number> {
-    const { grouped, condition } = this.request;
+    const { grouped, condition, visibleGroups } = this.request;
+    if (condition.postingTerms && visibleGroups === null && !grouped) {
+      // The whole condition is "segments with one of these terms": counted from the term rows alone.
+      const { sql, params } = condition.postingTerms;
+      const counted = await this.tx.get<{ n: number }>(
+        `SELECT count(*) AS n FROM (SELECT DISTINCT sensor_id, segment_row FROM segment_terms WHERE terms && ${sql}) posted`, params,
+      );
+      return counted!.n;
+    }
     const [from, n] = condition.readsSegments
       ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
       : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'coalesce(sum(c.segments), 0)'];
