@@ -196,6 +196,16 @@ export function eventStoreContract(make: (options: EventStoreOptions) => Promise
       assert.deepEqual(await read.chunkNumbers(90), [0, 1, 2]);
     });
 
+    it('stores a batch sent to two stores at once only once', { skip: !options.shared && 'one writer per database' }, async () => {
+      const { store, read, another } = await fresh({ now: T0 }, roomy);
+      const second = await another();
+      const events = processEvents(95, T0 - 1000);
+      const outcomes = await Promise.all([store.commit([batch(1, events)]), second.commit([batch(1, events)])]);
+      assert.deepEqual(outcomes.map(([o]) => o?.duplicate).sort(), [false, true]);
+      assert.deepEqual(await read.segments(95), [{ segment_id: T0, event_count: 8 }]);
+      assert.equal((await read.events(95)).length, 8);
+    });
+
     it('commits two stores at once for different sensors', { skip: !options.shared && 'one writer per database' }, async () => {
       const { store, read, another } = await fresh({ now: T0 }, roomy);
       const second = await another();
