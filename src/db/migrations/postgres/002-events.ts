@@ -2,8 +2,8 @@
  * PostgreSQL schema version 2: the event side, designed for PostgreSQL rather than translated
  * from SQLite (docs/adr/0019-postgres-event-store.md has the measurements behind each choice).
  *
- * - Every event-side table carries `sensor_id` in its primary key and in each unique constraint,
- *   and no foreign key joins them, so that Citus can distribute them by sensor id as they are
+ * - Every event-side table carries `sensor_id` in its primary key and in each unique constraint
+ *   (after the row id where reads look rows up by it alone), and no foreign key joins them, so that Citus can distribute them by sensor id as they are
  *   (issue 18 point 6; test: src/db/migrations/postgres/events-shardable.test.ts). The term
  *   dictionary and the partition list hold no sensor's rows: they are Citus reference tables.
  * - Segments, their event chunks and their term sets are partitioned by range of `segment_id`
@@ -94,9 +94,10 @@ export const EVENTS_MIGRATION: Migration = {
       childproc_count INTEGER NOT NULL DEFAULT 0,
       crossproc_count INTEGER NOT NULL DEFAULT 0,
       processblock_count INTEGER NOT NULL DEFAULT 0,
-      PRIMARY KEY (sensor_id, id, segment_id),
+      PRIMARY KEY (id, sensor_id, segment_id),
       UNIQUE (sensor_id, process_id, segment_id)
     ) PARTITION BY RANGE (segment_id);
+    CREATE INDEX segments_by_process ON segments (process_id, segment_id);
     CREATE INDEX segments_by_last_update ON segments USING brin (last_update_ms);
     CREATE INDEX segments_by_last_server_update ON segments USING brin (last_server_update_ms);
 
@@ -108,7 +109,7 @@ export const EVENTS_MIGRATION: Migration = {
       chunk INTEGER NOT NULL,
       event_count INTEGER NOT NULL,
       data BYTEA NOT NULL,
-      PRIMARY KEY (sensor_id, segment_row, chunk, segment_id)
+      PRIMARY KEY (segment_row, chunk, sensor_id, segment_id)
     ) PARTITION BY RANGE (segment_id);
     ALTER TABLE event_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
 
@@ -119,7 +120,7 @@ export const EVENTS_MIGRATION: Migration = {
       segment_row BIGINT NOT NULL,
       chunk INTEGER NOT NULL,
       terms TEXT[] NOT NULL,
-      PRIMARY KEY (sensor_id, segment_row, chunk, segment_id)
+      PRIMARY KEY (segment_row, chunk, sensor_id, segment_id)
     ) PARTITION BY RANGE (segment_id);
     CREATE INDEX segment_terms_by_term ON segment_terms USING gin (terms);
 
