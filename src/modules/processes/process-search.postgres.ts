@@ -1,6 +1,6 @@
 /**
  * Process search on PostgreSQL (schema version 2), behind the ProcessSearchStore interface: the
- * exact count, one page in a total order, and facets, read in one transaction (one snapshot).
+ * exact count, one page in a total order, and facets, read from one snapshot (postgres-read.ts).
  * The condition comes from the PostgreSQL compiler (query/compile/postgres.ts).
  *
  * A query on process fields alone is counted per matching process from process_segment_counts,
@@ -13,6 +13,7 @@
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
 import type { PagingSnapshot } from '../../db/pooled-read.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
+import { readSnapshot } from '../../db/dialects/postgres-read.js';
 import { COUNTED_TYPES } from '../../ingest/prepare.js';
 import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
 import { facetEntries, PROCESS_FACETS, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
@@ -29,7 +30,7 @@ export class PostgresProcessSearchStore implements ProcessSearchStore {
 
   async search(request: ProcessSearchRequest, _paging: PagingSnapshot): Promise<ProcessSearchResult> {
     if (request.visibleGroups?.length === 0) return { total: 0, rows: [], facets: {} };
-    return this.db.transaction((tx) => new Search(tx, request).execute());
+    return readSnapshot(this.db, (reader) => new Search(reader, request).execute());
   }
 }
 
