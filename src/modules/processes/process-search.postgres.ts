@@ -22,7 +22,13 @@ import type { ProcessSearchStore } from './process-search.store.js';
 
 const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last_server_update_ms, s.event_count,
   ${COUNTED_TYPES.map((type) => `s.${type}_count`).join(', ')}, ${PROCESS_CONTEXT_COLUMNS}`;
-const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.sensor_id = s.sensor_id AND p.id = s.process_id';
+/**
+ * Joined on the process id alone (ids are unique across sensors): with the sensor equality too,
+ * PostgreSQL multiplies the two columns' selectivities and expects a sliver of the rows, and
+ * then plans event-term lookups as a probe per segment (bench/RESULTS.md, bench/pg-search).
+ * Distributed by sensor (Citus), the join needs the sensor equality back.
+ */
+const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.sensor_id = p.sensor_id AND c.process_row = p.id';
 
 export class PostgresProcessSearchStore implements ProcessSearchStore {
