@@ -41,18 +41,24 @@ export class PostgresProcessSearchStore implements ProcessSearchStore {
 }
 
 class Search {
-  private readonly where: string;
-  private readonly params: SqlValue[];
+  private where: string;
+  private params: SqlValue[];
+  /** The terms of a condition that is one event field, once read from the dictionary. */
+  private terms: string | undefined;
 
   constructor(private readonly tx: SqlExecutor, private readonly request: ProcessSearchRequest) {
-    const { condition, visibleGroups } = request;
-    const groups = visibleGroups === null ? '' : ` AND p.group_id IN (${visibleGroups.map(() => '?').join(', ')})`;
-    this.where = `(${condition.sql})${groups}`;
-    this.params = [...condition.params, ...(visibleGroups ?? [])];
+    this.where = `(${request.condition.sql})${this.groups()}`;
+    this.params = [...request.condition.params, ...(request.visibleGroups ?? [])];
+  }
+
+  private groups(): string {
+    const { visibleGroups } = this.request;
+    return visibleGroups === null ? '' : ` AND p.group_id IN (${visibleGroups.map(() => '?').join(', ')})`;
   }
 
   async execute(): Promise<ProcessSearchResult> {
     const { request } = this;
+    if (request.condition.postingTerms) await this.bindTerms(request.condition.postingTerms);
     const total = await this.count();
     const ids = request.rows > 0 && request.start < total ? await this.page() : [];
     const facets: ProcessSearchResult['facets'] = {};
@@ -63,11 +69,10 @@ class Search {
   /** Matching documents: segments, or processes when grouped. */
   private async count(): Promise<number> {
     const { grouped, condition, visibleGroups } = this.request;
-    if (condition.postingTerms && visibleGroups === null && !grouped) {
+    if (this.terms !== undefined && visibleGroups === null && !grouped) {
       // The whole condition is "segments with one of these terms": counted from the term rows alone.
-      const { sql, params } = condition.postingTerms;
       const counted = await this.tx.get<{ n: number }>(
-        `SELECT count(*) AS n FROM (SELECT DISTINCT sensor_id, segment_row FROM segment_terms WHERE terms && ${sql}) posted`, params,
+        'SELECT count(*) AS n FROM (SELECT DISTINCT sensor_id, segment_row FROM segment_terms WHERE terms && ?::text[]) posted', [this.terms],
       );
       return counted!.n;
     }
@@ -75,6 +80,18 @@ class Search {
       ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
       : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'coalesce(sum(c.segments), 0)'];
     return (await this.tx.get<{ n: number }>(`SELECT ${n} AS n FROM ${from} WHERE ${this.where}`, this.params))!.n;
+  }
+
+  /**
+   * Reads the terms a one-field condition stands for, and asks for them as a bound array: the
+   * planner then sizes the lookup from the GIN index's statistics, where an array built by a
+   * subquery left it guessing (and scanning segment_terms).
+   */
+  private async bindTerms(postingTerms: { sql: string; params: readonly SqlValue[] }): Promise<void> {
+    const row = await this.tx.get<{ terms: string }>(`SELECT (${postingTerms.sql})::text AS terms`, postingTerms.params);
+    this.terms = row!.terms;
+    this.where = `(s.sensor_id, s.id) IN (SELECT sensor_id, segment_row FROM segment_terms WHERE terms && ?::text[])${this.groups()}`;
+    this.params = [this.terms, ...(this.request.visibleGroups ?? [])];
   }
 
   /** The page's segment rows, in the total order: the sort key, then the row (or process and segment id). */
