@@ -11,7 +11,8 @@
  * - delete detaches at once (state deleting); purge drops the tables, the hits on their segments
  *   and the processes left without a segment.
  *
- * The tables are locked first, so a rollover waits for the ingest commits in flight on every
+ * A record's `firstRow` is the partition's first segment id (its lower bound), its segment count
+ * PostgreSQL's estimate once the table was analyzed. The tables are locked first, so a rollover waits for the ingest commits in flight on every
  * server and the commits after it read the new hot partition's floor.
  */
 import type { SqlExecutor } from '../../db/database.js';
@@ -47,9 +48,12 @@ export class PostgresPartitions implements PartitionsStore, PartitionWriter {
     );
     const records: PartitionRecord[] = [];
     for (const row of rows) {
-      // Read from the partition's own tables: no commit keeps a running total on a shared row.
+      // Read from the partition's own tables (no commit keeps a running total on a shared row):
+      // PostgreSQL's estimate of its segments once it has analyzed the table, counted before.
       const size = await this.db.get<{ bytes: number; segments: number }>(
-        `SELECT pg_total_relation_size('event_chunks_p${row.id}') AS bytes, (SELECT count(*) FROM segments_p${row.id}) AS segments`,
+        `SELECT pg_total_relation_size('event_chunks_p${row.id}') AS bytes,
+           CASE WHEN c.reltuples >= 0 THEN c.reltuples::bigint ELSE (SELECT count(*) FROM segments_p${row.id}) END AS segments
+         FROM pg_class c WHERE c.oid = 'segments_p${row.id}'::regclass`,
       );
       records.push({
         id: row.id, name: row.name, state: row.state as PartitionState, firstRow: row.first_segment_id, startMs: row.start_ms,
