@@ -31,9 +31,8 @@ import { PostgresEventStore } from '../../src/modules/processes/event-store.post
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
 import type { ProcessSearchRequest } from '../../src/modules/processes/process-search.plan.js';
 import { PostgresProcessSearchStore } from '../../src/modules/processes/process-search.postgres.js';
-import { PooledProcessSearchStore, PROCESS_SEARCH_HANDLER, type ProcessSearchStore } from '../../src/modules/processes/process-search.store.js';
-import { compilePostgresProcessCondition } from '../../src/query/compile/postgres.js';
-import { compileProcessCondition } from '../../src/query/compile/sqlite.js';
+import type { ProcessSearchStore } from '../../src/modules/processes/process-search.store.js';
+import { PooledProcessSearchStore, READ_HANDLERS } from '../../src/wiring/sqlite-read-stores.js';
 import { analyzeParams } from '../../src/query/params.js';
 import { BinaryCatalog } from '../../src/sensor/binaries.js';
 import { Endpoint } from '../../src/sensor/endpoint.js';
@@ -97,9 +96,9 @@ async function time(store: ProcessSearchStore, request: ProcessSearchRequest): P
   return { first: Math.round(times[0]!), median: Math.round(rest[rest.length >> 1]! * 10) / 10, total: found };
 }
 
-function request(condition: ProcessSearchRequest['condition'], query: (typeof QUERIES)[number], now: number): ProcessSearchRequest {
+function request(predicate: ProcessSearchRequest['predicate'], query: (typeof QUERIES)[number], now: number): ProcessSearchRequest {
   return {
-    condition, visibleGroups: null, sort: { key: query.sort ?? 'last_update', descending: true }, start: 0, rows: query.rows ?? 100,
+    predicate, visibleGroups: null, sort: { key: query.sort ?? 'last_update', descending: true }, start: 0, rows: query.rows ?? 100,
     grouped: query.grouped ?? false, facets: query.facets ?? [], nowMs: now,
   };
 }
@@ -114,7 +113,7 @@ try {
   await migrate(postgres, postgresMigrations);
   await load(postgres, new PostgresEventStore(postgres, RULES));
   await postgres.exec('VACUUM ANALYZE');
-  const pool = new SqliteReadPool(sqlite.connection.name, { workers: 1, handlers: { [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url } });
+  const pool = new SqliteReadPool(sqlite.connection.name, { workers: 1, handlers: { [READ_HANDLERS.processSearch.name]: READ_HANDLERS.processSearch.url } });
   const stores = { sqlite: new PooledProcessSearchStore(pool), postgres: new PostgresProcessSearchStore(postgres) };
   const now = Date.now();
   const results: Record<string, unknown> = {
@@ -125,8 +124,8 @@ try {
   for (const query of QUERIES) {
     const { predicate } = analyzeParams({ q: query.q }, { index: 'process', now });
     results[query.name] = {
-      sqlite: await time(stores.sqlite, request({ ...compileProcessCondition(predicate) }, query, now)),
-      postgres: await time(stores.postgres, request({ ...compilePostgresProcessCondition(predicate) }, query, now)),
+      sqlite: await time(stores.sqlite, request(predicate, query, now)),
+      postgres: await time(stores.postgres, request(predicate, query, now)),
     };
   }
   console.log(JSON.stringify(results));

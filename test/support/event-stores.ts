@@ -10,7 +10,7 @@ import { SqliteDatabase } from '../../src/db/dialects/sqlite.js';
 import { migrate } from '../../src/db/migrate.js';
 import { sqliteMigrations } from '../../src/db/migrations/sqlite.js';
 import { decodeChunk } from '../../src/ingest/event-codec.js';
-import { readSegmentChunks } from '../../src/modules/processes/chunk-files.js';
+import { readSegmentChunks } from '../../src/modules/processes/chunk-files.sqlite.js';
 import { SENSORS, type EventStoreFixture, type EventStoreOptions, type EventStoreReader } from '../../src/modules/processes/event-store.contract.js';
 import { PostgresEventStore } from '../../src/modules/processes/event-store.postgres.js';
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';

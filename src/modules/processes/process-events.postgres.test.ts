@@ -7,11 +7,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bothStores, type BothStores } from '../../../test/support/both-stores.js';
 import { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
-import { sqliteSegmentChunks } from './chunk-files.js';
+import { sqliteSegmentChunks } from './chunk-files.sqlite.js';
 import { EVENT_API_VERSIONS } from './event-formats/index.js';
 import { SqlProcessDetailStore, type ProcessDetailStore } from './process-detail.store.js';
 import { PostgresEventListStore, PostgresProcessDetailStore } from './process-events.postgres.js';
-import { PooledEventListStore, PROCESS_EVENTS_HANDLER, type EventListStore } from './process-events.store.js';
+import { PooledEventListStore, READ_HANDLERS } from '../../wiring/sqlite-read-stores.js';
+import type { EventListStore } from './process-events.store.js';
 
 /** Row ids are each store's own: everything else must agree. */
 const withoutRows = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === 'row' ? undefined : v)));
@@ -23,7 +24,7 @@ describe('process detail and event reads on PostgreSQL answer as on SQLite', () 
   let processes: { sensor_id: number; pid: number; start_ms: number }[];
   before(async () => {
     stores = await bothStores();
-    pool = new SqliteReadPool(stores.sqlite.connection.name, { workers: 1, handlers: { [PROCESS_EVENTS_HANDLER.name]: PROCESS_EVENTS_HANDLER.url } });
+    pool = new SqliteReadPool(stores.sqlite.connection.name, { workers: 1, handlers: { [READ_HANDLERS.processEvents.name]: READ_HANDLERS.processEvents.url } });
     sides = [
       { detail: new SqlProcessDetailStore(stores.sqlite, sqliteSegmentChunks(stores.sqlite)), lists: new PooledEventListStore(pool) },
       { detail: new PostgresProcessDetailStore(stores.postgres), lists: new PostgresEventListStore(stores.postgres) },

@@ -7,11 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { bothStores, FLEET_T0, type BothStores } from '../../../test/support/both-stores.js';
 import { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
 import { analyzeParams } from '../../query/params.js';
-import { compilePostgresProcessCondition } from '../../query/compile/postgres.js';
-import { compileProcessCondition } from '../../query/compile/sqlite.js';
 import type { ProcessSearchRequest, ProcessSearchResult, SortKey } from './process-search.plan.js';
 import { PostgresProcessSearchStore } from './process-search.postgres.js';
-import { PooledProcessSearchStore, PROCESS_SEARCH_HANDLER } from './process-search.store.js';
+import { PooledProcessSearchStore, READ_HANDLERS } from '../../wiring/sqlite-read-stores.js';
 
 interface Case { q: string; sort?: SortKey; descending?: boolean; start?: number; rows?: number; grouped?: boolean; facets?: string[]; groups?: number[] | null }
 
@@ -44,7 +42,7 @@ describe('process search on PostgreSQL answers as on SQLite', () => {
   let postgres: PostgresProcessSearchStore;
   before(async () => {
     stores = await bothStores();
-    pool = new SqliteReadPool(stores.sqlite.connection.name, { workers: 1, handlers: { [PROCESS_SEARCH_HANDLER.name]: PROCESS_SEARCH_HANDLER.url } });
+    pool = new SqliteReadPool(stores.sqlite.connection.name, { workers: 1, handlers: { [READ_HANDLERS.processSearch.name]: READ_HANDLERS.processSearch.url } });
     sqlite = new PooledProcessSearchStore(pool);
     postgres = new PostgresProcessSearchStore(stores.postgres);
   });
@@ -57,13 +55,13 @@ describe('process search on PostgreSQL answers as on SQLite', () => {
     it(`${c.q || '(all)'}${c.grouped ? ' grouped' : ''}${c.sort ? ` by ${c.sort}` : ''}${c.groups ? ` in groups ${c.groups}` : ''}`, async () => {
       const now = FLEET_T0 + 86_400_000;
       const { predicate } = analyzeParams({ q: c.q }, { index: 'process', now });
-      const request = (condition: ProcessSearchRequest['condition']): ProcessSearchRequest => ({
-        condition, visibleGroups: c.groups ?? null, sort: { key: c.sort ?? 'last_update', descending: c.descending ?? true },
+      const request: ProcessSearchRequest = {
+        predicate, visibleGroups: c.groups ?? null, sort: { key: c.sort ?? 'last_update', descending: c.descending ?? true },
         start: c.start ?? 0, rows: c.rows ?? 100, grouped: c.grouped ?? false, facets: c.facets ?? [], nowMs: now,
-      });
+      };
       const paging = { key: `case-${i}`, fresh: true };
-      const expected = await sqlite.search(request({ ...compileProcessCondition(predicate) }), paging);
-      const actual = await postgres.search(request({ ...compilePostgresProcessCondition(predicate) }), paging);
+      const expected = await sqlite.search(request, paging);
+      const actual = await postgres.search(request, paging);
       assert.deepEqual(comparable(actual), comparable(expected));
       if (c.groups?.[0] !== 2) assert.ok(expected.total > 0, 'the case finds something');
       for (const field of c.facets ?? []) assert.ok(expected.facets[field]!.length > 0, `facet ${field} has entries`);

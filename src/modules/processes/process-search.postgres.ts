@@ -11,13 +11,16 @@
  * tally, and facets over binary metadata (they answer no entries).
  */
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
-import type { PagingSnapshot } from '../../db/pooled-read.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
 import { readSnapshot } from '../../db/dialects/postgres-read.js';
 import { COUNTED_TYPES } from '../../ingest/prepare.js';
+import { compilePostgresProcessCondition } from '../../query/compile/postgres.js';
+import type { PagingSnapshot } from '../../query/search-request.js';
 import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
 import { facetEntries, PROCESS_FACETS, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
-import { SORTS, type FacetCount, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult } from './process-search.plan.js';
+import {
+  SORTS, type CompiledProcessSearch, type FacetCount, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult,
+} from './process-search.plan.js';
 import type { ProcessSearchStore } from './process-search.store.js';
 
 const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last_server_update_ms, s.event_count,
@@ -34,9 +37,10 @@ const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.se
 export class PostgresProcessSearchStore implements ProcessSearchStore {
   constructor(private readonly db: PostgresDatabase) {}
 
-  async search(request: ProcessSearchRequest, _paging: PagingSnapshot): Promise<ProcessSearchResult> {
+  async search({ predicate, ...request }: ProcessSearchRequest, _paging: PagingSnapshot): Promise<ProcessSearchResult> {
     if (request.visibleGroups?.length === 0) return { total: 0, rows: [], facets: {} };
-    return readSnapshot(this.db, (reader) => new Search(reader, request).execute());
+    const compiled: CompiledProcessSearch = { ...request, condition: compilePostgresProcessCondition(predicate) };
+    return readSnapshot(this.db, (reader) => new Search(reader, compiled).execute());
   }
 }
 
@@ -46,7 +50,7 @@ class Search {
   /** The terms of a condition that is one event field, once read from the dictionary. */
   private terms: string | undefined;
 
-  constructor(private readonly tx: SqlExecutor, private readonly request: ProcessSearchRequest) {
+  constructor(private readonly tx: SqlExecutor, private readonly request: CompiledProcessSearch) {
     this.where = `(${request.condition.sql})${this.groups()}`;
     this.params = [...request.condition.params, ...(request.visibleGroups ?? [])];
   }
