@@ -1,0 +1,28 @@
+/**
+ * Why a Sysmon line or event was not stored. Each is counted under its name (sysmon_skipped.<reason>)
+ * for the host's sensor when the host is known, and reported to the shipper or importer always.
+ */
+export type SysmonSkipReason =
+  /** The line is not JSON, or not a JSON object. */
+  | 'malformed_line'
+  /** The `message` of a Linux syslog line is not a readable Sysmon event XML. */
+  | 'malformed_xml'
+  /** Another channel: Windows Security events other than 4688/4689, System, PowerShell, … */
+  | 'not_sysmon'
+  /** No numeric EventID. */
+  | 'unknown_event_id'
+  /** A Sysmon event Vigil has no event type for (2, 4, 9, 16, 24, 25, 255, …). */
+  | 'unmapped_event_id'
+  | 'missing_hostname'
+  /** No readable UtcTime (or, for Security events, no record time with its zone). */
+  | 'missing_time'
+  /** Before 2000 or more than a day ahead of the server's clock. */
+  | 'time_out_of_range'
+  /** No ProcessGuid, or one that is not a Sysmon process GUID. */
+  | 'missing_process_guid'
+  /** A field the event's mapping needs (Image, TargetFilename, …). */
+  | 'missing_field'
+  /** A Security 4689 exit of a process whose 4688 start was not seen. */
+  | 'unknown_process';
+
+export const skipCounter = (reason: SysmonSkipReason) => `sysmon_skipped.${reason}`;
