@@ -22,6 +22,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
+import { ingestKeysRoutes } from './modules/ingest-keys/ingest-keys.routes.js';
 import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
 import { installersRoutes } from './modules/installers/installers.routes.js';
 import { licenseRoutes } from './modules/license/license.routes.js';
@@ -69,7 +70,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   registerErrorHandling(app);
   registerJsonBodies(app);
   registerNumberBounds(app);
-  registerAuthentication(app, { users: services.users, sensors: services.sensors });
+  registerAuthentication(app, { users: services.users, sensors: services.sensors, ingestKeys: services.ingestKeys });
   await registerOpenApi(app, VIGIL_VERSION);
 
   await app.register(infoRoutes, { info: services.info });
@@ -83,6 +84,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(sitesRoutes, { sites: services.sites });
   await app.register(ingressFiltersRoutes, { ingressFilters: services.ingressFilters });
   await app.register(sensorsRoutes, { sensors: services.sensors });
+  await app.register(ingestKeysRoutes, { ingestKeys: services.ingestKeys });
   await app.register(binariesRoutes, { binaries: services.binaries });
   await app.register(bansRoutes, { bans: services.bans });
   await app.register(processDetailRoutes, { processes: services.processes });

@@ -41,6 +41,8 @@ import { SqlProcessDetailStore } from './modules/processes/process-detail.store.
 import { PooledEventListStore, PROCESS_EVENTS_HANDLER } from './modules/processes/process-events.store.js';
 import { PooledProcessSearchStore, PROCESS_SEARCH_HANDLER } from './modules/processes/process-search.store.js';
 import { ProcessSearchService } from './modules/processes/process-search.service.js';
+import { IngestKeysService } from './modules/ingest-keys/ingest-keys.service.js';
+import { SqlIngestKeysStore } from './modules/ingest-keys/ingest-keys.store.js';
 import { SqlInstallCodesStore } from './modules/sensors/install-codes.store.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
@@ -104,6 +106,7 @@ export interface Services {
   processSearch: ProcessSearchService;
   binarySearch: BinarySearchService;
   ingest: IngestPipeline;
+  ingestKeys: IngestKeysService;
   watchlists: WatchlistsService;
   feeds: FeedsService;
   threatReports: ThreatReportsService;
@@ -135,7 +138,7 @@ export interface Container {
 export async function createContainer(config: Config): Promise<Container> {
   const loosenedPaths = securePrivateDataDir(config.dataDir);
   const db = await openDatabase(config);
-  const { installCodes, feedsStore } = await secretStores(db, config).catch(async (error: unknown) => {
+  const { installCodes, feedsStore, ingestKeysStore } = await secretStores(db, config).catch(async (error: unknown) => {
     await db.close();
     throw error;
   });
@@ -219,6 +222,7 @@ export async function createContainer(config: Config): Promise<Container> {
     ),
     binarySearch: new BinarySearchService(new PooledBinarySearchStore(searchPool), (md5s) => detection.binaryTags(md5s)),
     ingest,
+    ingestKeys: new IngestKeysService(ingestKeysStore, groupsStore),
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
     feeds: new FeedsService(feedsStore, detectionActions, {
       maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,
@@ -266,7 +270,7 @@ async function secretStores(db: SqliteDatabase, config: Config) {
   const installCodes = new SqlInstallCodesStore(db, secrets);
   const feedsStore = new SqlFeedsStore(db, secrets);
   await sealPlaintextSecrets(db, [installCodes, feedsStore]);
-  return { installCodes, feedsStore };
+  return { installCodes, feedsStore, ingestKeysStore: new SqlIngestKeysStore(db, secrets) };
 }
 
 /** Live response: the analyst's service, its part in check-ins, and the sensor's file transfers, over one store. */

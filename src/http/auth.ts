@@ -6,11 +6,14 @@
  *
  * - user: X-Auth-Token must carry a user's API token (reference core §2).
  * - sensor: Authorization must carry a sensor's id and secret (docs/sensor-protocol.md).
+ * - ingest: Authorization must carry a group's ingest key (docs/sysmon.md). A key opens no other
+ *   route, and no API token or sensor secret opens an ingest route.
  * - A target that routes nowhere needs a token when it looks like /api after normalization, so
  *   an unknown /api path without a token is a 401 too and reveals nothing; other unknown paths are 404.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../domain/errors.js';
+import type { IngestKeyIdentity } from '../domain/ingest-key.js';
 import type { Principal } from '../domain/permissions.js';
 import { looksLikeApiPath, routePolicy, type AuthPolicy } from './route-policy.js';
 
@@ -18,6 +21,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set for every request to a `user` route that got past authentication. */
     principal: Principal;
+    /** Set for every request to an `ingest` route that got past authentication. */
+    ingestKey: IngestKeyIdentity;
   }
 }
 
@@ -28,6 +33,11 @@ export interface Authenticator {
 export interface SensorAuthenticator {
   /** The sensor behind an Authorization header; throws UnauthorizedError otherwise. */
   authenticate(header: string | undefined): Promise<FastifyRequest['sensor']>;
+}
+
+export interface IngestKeyAuthenticator {
+  /** The key behind an Authorization header; throws UnauthorizedError otherwise. */
+  authenticate(header: string | undefined): Promise<IngestKeyIdentity>;
 }
 
 export interface RegisteredRoute {
@@ -46,12 +56,13 @@ export function routesWithPolicies(app: FastifyInstance): readonly RegisteredRou
 /** Must run before any route is registered: a route added earlier would get no policy. */
 export function registerAuthentication(
   app: FastifyInstance,
-  authenticators: { users: Authenticator; sensors: SensorAuthenticator },
+  authenticators: { users: Authenticator; sensors: SensorAuthenticator; ingestKeys: IngestKeyAuthenticator },
 ): void {
   const routes: RegisteredRoute[] = [];
   registeredRoutes.set(app, routes);
   app.decorateRequest('principal', undefined as unknown as Principal);
   app.decorateRequest('sensor', undefined as unknown as FastifyRequest['sensor']);
+  app.decorateRequest('ingestKey', undefined as unknown as IngestKeyIdentity);
 
   app.addHook('onRoute', function assignPolicy(route) {
     const auth = routePolicy(this, String(route.method), route.url ?? '', route.config?.auth);
@@ -65,6 +76,9 @@ export function registerAuthentication(
         return;
       case 'sensor':
         request.sensor = await authenticators.sensors.authenticate(request.headers.authorization);
+        return;
+      case 'ingest':
+        request.ingestKey = await authenticators.ingestKeys.authenticate(request.headers.authorization);
         return;
       case 'user': {
         const header = request.headers['x-auth-token'];
