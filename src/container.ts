@@ -44,6 +44,9 @@ import { ProcessSearchService } from './modules/processes/process-search.service
 import { IngestKeysService } from './modules/ingest-keys/ingest-keys.service.js';
 import { SqlIngestKeysStore } from './modules/ingest-keys/ingest-keys.store.js';
 import { SqlInstallCodesStore } from './modules/sensors/install-codes.store.js';
+import { SysmonHosts } from './modules/sysmon/sysmon-hosts.js';
+import { SqlSysmonHostsStore } from './modules/sysmon/sysmon-hosts.store.js';
+import { SysmonIngestService } from './modules/sysmon/sysmon-ingest.service.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
@@ -107,6 +110,7 @@ export interface Services {
   binarySearch: BinarySearchService;
   ingest: IngestPipeline;
   ingestKeys: IngestKeysService;
+  sysmon: SysmonIngestService;
   watchlists: WatchlistsService;
   feeds: FeedsService;
   threatReports: ThreatReportsService;
@@ -200,6 +204,7 @@ export async function createContainer(config: Config): Promise<Container> {
     config.eventUploadDecodedLimitBytes,
     bans,
   );
+  const sysmonHostsStore = new SqlSysmonHostsStore(db);
   const processDetail = new SqlProcessDetailStore(db, sqliteSegmentChunks(db));
   const investigations = new InvestigationsService(new SqlInvestigationsStore(db), processDetail);
   const detection = new DetectionService(new SqlDetectionStore(db), new PooledDocumentTags(searchPool));
@@ -223,6 +228,9 @@ export async function createContainer(config: Config): Promise<Container> {
     binarySearch: new BinarySearchService(new PooledBinarySearchStore(searchPool), (md5s) => detection.binaryTags(md5s)),
     ingest,
     ingestKeys: new IngestKeysService(ingestKeysStore, groupsStore),
+    sysmon: new SysmonIngestService(
+      ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, config.eventUploadDecodedLimitBytes,
+    ),
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
     feeds: new FeedsService(feedsStore, detectionActions, {
       maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,

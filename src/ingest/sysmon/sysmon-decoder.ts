@@ -23,9 +23,10 @@ export interface SysmonHost {
   osType: OsType;
 }
 
+/** Events of a host, or why there are none (with the host, when the event got as far as naming it). */
 export type Decoded =
   | { host: SysmonHost; events: SensorEvent[] }
-  | { reason: SysmonSkipReason; detail: string };
+  | { reason: SysmonSkipReason; detail: string; host?: SysmonHost };
 
 /** Times before this are a clock that was never set, not an event. */
 const EARLIEST_MS = Date.UTC(2000, 0, 1);
@@ -53,6 +54,11 @@ export class SysmonDecoder {
     const hostname = text(record, 'Hostname', 'Computer')?.trim();
     if (hostname === undefined) return { reason: 'missing_hostname', detail: 'the event names no Hostname or Computer' };
     const host = { name: hostname.split('.')[0]!, dnsName: hostname, osType };
+    const decoded = this.eventsOf(record, id, security, nowMs, host);
+    return 'reason' in decoded ? { ...decoded, host } : { host, events: decoded };
+  }
+
+  private eventsOf(record: SysmonRecord, id: number, security: boolean, nowMs: number, host: SysmonHost): SensorEvent[] | { reason: SysmonSkipReason; detail: string } {
     // Sysmon writes UtcTime; Security events only the record's time, which must carry its zone.
     const time = security ? text(record, '@timestamp', 'TimeCreated', 'EventTime') : text(record, 'UtcTime');
     const ts = parseTime(time, security ? 'refuse' : 'utc');
@@ -63,7 +69,7 @@ export class SysmonDecoder {
     const mapped = security ? this.securityEvent(record, id, ts, host.dnsName) : sysmonEvent(record, id, ts);
     if ('reason' in mapped) return mapped;
     if ('missing' in mapped) return { reason: 'missing_field', detail: `event ${id} has no ${mapped.missing}` };
-    return { host, events: mapped };
+    return mapped;
   }
 
   /** 4688 starts a process and 4689 ends it, both with hexadecimal process ids. */

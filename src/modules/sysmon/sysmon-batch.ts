@@ -1,0 +1,106 @@
+/**
+ * One request's Sysmon events on their way to the store: decoded one by one (each kept, or
+ * counted by reason), gathered per host, then stored per host through the ordinary pipeline.
+ * The JSON-lines and the bulk endpoints both fill one of these.
+ */
+import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { MAX_EVENTS_PER_BATCH } from '../../ingest/event.schemas.js';
+import type { SysmonDecoder, SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
+import type { SysmonRecord } from '../../ingest/sysmon/sysmon-fields.js';
+import { skipCounter, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
+import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
+
+/** Where the gathered events go: the host's sensor, and the pipeline that stores them. */
+export interface SysmonSink {
+  store(groupId: number, host: SysmonHost, events: SensorEvent[], counters: Map<string, number>): Promise<{
+    sensorId: number; accepted: number; filtered: number; rejected: number;
+  }>;
+}
+
+/** Reasons that say "not for us" rather than "something is wrong": not listed among the errors. */
+const QUIET_REASONS: ReadonlySet<SysmonSkipReason> = new Set(['not_sysmon', 'unmapped_event_id']);
+/** Errors listed in a reply at most; every one is counted all the same. */
+const ERRORS_LISTED = 50;
+
+interface HostEvents {
+  host: SysmonHost;
+  events: SensorEvent[];
+  /** Sysmon events of this host that were kept. */
+  stored: number;
+  counters: Map<string, number>;
+}
+
+export class SysmonBatch {
+  private read = 0;
+  private readonly skipped: Record<string, number> = {};
+  private readonly errors: SysmonIngestReply['errors'] = [];
+  private readonly hosts = new Map<string, HostEvents>();
+
+  constructor(private readonly decoder: SysmonDecoder, private readonly nowMs: number) {}
+
+  /** Decodes one event; answers the reason when it is not kept. */
+  add(line: number, record: SysmonRecord): SysmonSkipReason | undefined {
+    this.read++;
+    const decoded = this.decoder.decode(record, this.nowMs);
+    if ('reason' in decoded) {
+      this.skip(line, decoded.reason, decoded.detail, decoded.host);
+      return decoded.reason;
+    }
+    const entry = this.hostEntry(decoded.host);
+    entry.stored++;
+    for (const event of decoded.events) entry.events.push(event);
+    return undefined;
+  }
+
+  /** A line or item refused before it could be decoded (not JSON, unreadable XML, …). */
+  refuse(line: number, reason: SysmonSkipReason, detail: string): void {
+    this.read++;
+    this.skip(line, reason, detail, undefined);
+  }
+
+  /** Stores each host's events (in slices the pipeline takes) and answers what became of them all. */
+  async commit(groupId: number, sink: SysmonSink): Promise<SysmonIngestReply> {
+    const reply: SysmonIngestReply = {
+      duplicate: false, read: this.read, stored: 0, skipped: this.skipped,
+      events: { accepted: 0, filtered: 0, rejected: 0 }, hosts: [], errors: this.errors,
+    };
+    for (const entry of this.hosts.values()) {
+      if (entry.stored === 0) continue;
+      let sensorId = 0;
+      // Exports and shippers do not keep the host's order; a process's timeline should.
+      entry.events.sort((a, b) => a.ts - b.ts);
+      for (let start = 0; start < entry.events.length; start += MAX_EVENTS_PER_BATCH) {
+        // The edge's counters go with the host's first slice only.
+        const counters = start === 0 ? entry.counters : new Map<string, number>();
+        const outcome = await sink.store(groupId, entry.host, entry.events.slice(start, start + MAX_EVENTS_PER_BATCH), counters);
+        sensorId = outcome.sensorId;
+        reply.events.accepted += outcome.accepted;
+        reply.events.filtered += outcome.filtered;
+        reply.events.rejected += outcome.rejected;
+      }
+      reply.stored += entry.stored;
+      reply.hosts.push({ hostname: entry.host.name, sensor_id: sensorId, stored: entry.stored });
+    }
+    return reply;
+  }
+
+  private skip(line: number, reason: SysmonSkipReason, detail: string, host: SysmonHost | undefined): void {
+    this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
+    if (!QUIET_REASONS.has(reason) && this.errors.length < ERRORS_LISTED) this.errors.push({ line, reason, detail });
+    if (host) {
+      const counters = this.hostEntry(host).counters;
+      const name = skipCounter(reason);
+      counters.set(name, (counters.get(name) ?? 0) + 1);
+    }
+  }
+
+  private hostEntry(host: SysmonHost): HostEvents {
+    const key = host.name.toLowerCase();
+    let entry = this.hosts.get(key);
+    if (entry === undefined) {
+      entry = { host, events: [], stored: 0, counters: new Map() };
+      this.hosts.set(key, entry);
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Sysmon ingest: a shipper's or importer's body of events, sent with a group's ingest key,
+ * becomes Sysmon events decoded at the edge (src/ingest/sysmon/) and stored per host through the
+ * ordinary ingest pipeline, each host being a sensor of the key's group (sysmon-hosts.ts).
+ * Nothing here knows HTTP; bodies arrive as bytes with their Content-Encoding.
+ */
+import { decompress } from '../../ingest/decode.js';
+import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { SysmonDecoder, type SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
+import { jsonLines } from '../../ingest/sysmon/sysmon-lines.js';
+import type { IngestKeyIdentity } from '../../domain/ingest-key.js';
+import type { IngestPipeline } from '../../ingest/pipeline.js';
+import { SysmonBatch, type SysmonSink } from './sysmon-batch.js';
+import type { SysmonHosts } from './sysmon-hosts.js';
+import type { SysmonHostsStore } from './sysmon-hosts.store.js';
+import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
+
+export class SysmonIngestService implements SysmonSink {
+  /** One for the server's life: it remembers Security 4688 starts for their 4689 exits. */
+  private readonly decoder = new SysmonDecoder();
+
+  constructor(
+    private readonly pipeline: Pick<IngestPipeline, 'append'>,
+    private readonly hosts: SysmonHosts,
+    private readonly batches: SysmonHostsStore,
+    private readonly maxDecodedBytes: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * A body of JSON lines (gzip allowed), one event per line. `digest`: the sender's name for this
+   * exact batch; a batch whose digest was stored before in the group stores nothing again.
+   */
+  async ingestLines(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, digest: string | undefined): Promise<SysmonIngestReply> {
+    if (digest !== undefined && (await this.batches.batchStored(key.groupId, digest))) return duplicateReply();
+    const text = await decompress(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
+    const batch = new SysmonBatch(this.decoder, this.now());
+    for (const line of jsonLines(text)) {
+      if ('malformed' in line) batch.refuse(line.line, 'malformed_line', line.malformed);
+      else batch.add(line.line, line.record);
+    }
+    const reply = await batch.commit(key.groupId, this);
+    if (digest !== undefined) await this.batches.recordBatch(key.groupId, digest, this.now());
+    return reply;
+  }
+
+  /** SysmonSink: one host's events, stored under its sensor. */
+  async store(groupId: number, host: SysmonHost, events: SensorEvent[], counters: Map<string, number>) {
+    const nowMs = this.now();
+    const sensor = await this.hosts.sensorFor(groupId, host, nowMs);
+    const outcome = await this.pipeline.append(sensor.identity, events, counters, () => this.hosts.nextSequence(sensor));
+    await this.hosts.seen(sensor, nowMs);
+    return { sensorId: sensor.identity.id, accepted: outcome.accepted, filtered: outcome.filtered, rejected: outcome.rejected.length };
+  }
+}
+
+function duplicateReply(): SysmonIngestReply {
+  return { duplicate: true, read: 0, stored: 0, skipped: {}, events: { accepted: 0, filtered: 0, rejected: 0 }, hosts: [], errors: [] };
+}
