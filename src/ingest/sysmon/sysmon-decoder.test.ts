@@ -94,6 +94,7 @@ describe('Sysmon decoding of real recordings', () => {
     assert.ok(start.cmdline?.includes('/transfer'));
     assert.equal(start.pid, 0x242c);
     assert.ok(of(events, 'process_end').some((e) => e.pid === start.pid && e.process_start === start.process_start));
+    assert.equal(start.parent_start, undefined, 'cmd.exe started before the recording: known by pid and path only');
   });
 
   it('python web server: the server process, its PowerShell parent, and the firewall opened for it', () => {
@@ -140,6 +141,16 @@ describe('Sysmon decoding of bad events', () => {
       type: 'netconn', ts: Date.parse('2024-05-01T10:00:00.250Z'), pid: 42, process_start: startOf('2020-10-18T23:50:05Z'),
       direction: 'inbound', proto: 6, remote_ip: '10.0.0.9', remote_port: 50123, local_ip: '10.0.0.5', local_port: 8000, domain: 'attacker.example',
     });
+  });
+  it('links a Security 4688 to its parent\'s 4688, when that was seen', () => {
+    const decoder = new SysmonDecoder();
+    const security = { Channel: 'Security', Hostname: 'H', '@timestamp': '2024-05-01T10:00:00Z', NewProcessName: 'C:\\x.exe' };
+    const parent = decoder.decode({ ...security, EventID: 4688, NewProcessId: '0x10', ProcessId: '0x4' }, NOW);
+    const child = decoder.decode({ ...security, EventID: 4688, '@timestamp': '2024-05-01T10:00:02Z', NewProcessId: '0x20', ProcessId: '0x10' }, NOW);
+    assert.ok('events' in parent && 'events' in child);
+    const [childStart] = child.events;
+    assert.ok(childStart?.type === 'process_start');
+    assert.deepEqual([childStart.parent_pid, childStart.parent_start], [0x10, Date.parse('2024-05-01T10:00:00Z')]);
   });
   it('reads Sysmon for Linux as a Linux host', () => {
     const decoded = new SysmonDecoder().decode({ ...good, Channel: 'Linux-Sysmon/Operational', TargetFilename: '/tmp/x' }, NOW);

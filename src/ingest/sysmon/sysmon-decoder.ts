@@ -6,7 +6,7 @@
  * A process is known by its pid and the start time its Sysmon ProcessGuid carries, so every
  * event of a process names it the same way without the decoder remembering anything. Windows
  * Security events (4688, 4689) have no GUID: a 4688 starts a process at its own time, and the
- * decoder remembers that start so the process's 4689 can name it.
+ * decoder remembers that start so the process's 4689, and its children's 4688s, can name it.
  */
 import { LRUCache } from 'lru-cache';
 import type { OsType } from '../../domain/sensor-identity.js';
@@ -23,9 +23,12 @@ export interface SysmonHost {
   osType: OsType;
 }
 
-/** Events of a host, or why there are none (with the host, when the event got as far as naming it). */
+/**
+ * Events of a host, or why there are none (with the host, when the event got as far as naming it).
+ * `security`: they come from Security 4688/4689, which a host that runs Sysmon reports twice.
+ */
 export type Decoded =
-  | { host: SysmonHost; events: SensorEvent[] }
+  | { host: SysmonHost; events: SensorEvent[]; security: boolean }
   | { reason: SysmonSkipReason; detail: string; host?: SysmonHost };
 
 /** Times before this are a clock that was never set, not an event. */
@@ -34,6 +37,8 @@ const EARLIEST_MS = Date.UTC(2000, 0, 1);
 const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 /** Security-event processes whose start is remembered, for their exit event. */
 const SECURITY_STARTS_KEPT = 100_000;
+/** Hosts known to run Sysmon. */
+const SYSMON_HOSTS_KEPT = 100_000;
 
 const SYSMON_CHANNELS: ReadonlyMap<string, OsType> = new Map([
   ['microsoft-windows-sysmon/operational', 'windows'],
@@ -42,6 +47,7 @@ const SYSMON_CHANNELS: ReadonlyMap<string, OsType> = new Map([
 
 export class SysmonDecoder {
   private readonly securityStarts = new LRUCache<string, number>({ max: SECURITY_STARTS_KEPT });
+  private readonly sysmonHosts = new LRUCache<string, true>({ max: SYSMON_HOSTS_KEPT });
 
   /** `nowMs`: the server's clock, which bounds how far in the future an event may be. */
   decode(record: SysmonRecord, nowMs: number): Decoded {
@@ -54,8 +60,17 @@ export class SysmonDecoder {
     const hostname = text(record, 'Hostname', 'Computer')?.trim();
     if (hostname === undefined) return { reason: 'missing_hostname', detail: 'the event names no Hostname or Computer' };
     const host = { name: hostname.split('.')[0]!, dnsName: hostname, osType };
+    if (!security) this.sysmonHosts.set(host.dnsName.toLowerCase(), true);
     const decoded = this.eventsOf(record, id, security, nowMs, host);
-    return 'reason' in decoded ? { ...decoded, host } : { host, events: decoded };
+    return 'reason' in decoded ? { ...decoded, host } : { host, events: decoded, security };
+  }
+
+  /**
+   * Whether the host was seen sending Sysmon events since the server started: its Security
+   * process events then tell nothing Sysmon has not, under other process identities.
+   */
+  runsSysmon(host: SysmonHost): boolean {
+    return this.sysmonHosts.has(host.dnsName.toLowerCase());
   }
 
   private eventsOf(record: SysmonRecord, id: number, security: boolean, nowMs: number, host: SysmonHost): SensorEvent[] | { reason: SysmonSkipReason; detail: string } {
@@ -86,12 +101,14 @@ export class SysmonDecoder {
     if (pid === undefined) return { missing: 'NewProcessId' };
     if (path === undefined) return { missing: 'NewProcessName' };
     this.securityStarts.set(`${host}:${pid}`, ts);
+    const parentPid = integer(record, 'ProcessId');
     const domain = text(record, 'SubjectDomainName');
     const user = text(record, 'SubjectUserName');
     return [{
       type: 'process_start', ts, pid, process_start: ts, path, cmdline: text(record, 'CommandLine'),
       username: user === undefined ? undefined : domain === undefined ? user : `${domain}\\${user}`,
-      parent_pid: integer(record, 'ProcessId'), parent_path: text(record, 'ParentProcessName'),
+      parent_pid: parentPid, parent_start: parentPid === undefined ? undefined : this.securityStarts.get(`${host}:${parentPid}`),
+      parent_path: text(record, 'ParentProcessName'),
     }];
   }
 }

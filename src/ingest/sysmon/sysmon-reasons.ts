@@ -23,6 +23,8 @@ export type SysmonSkipReason =
   /** A field the event's mapping needs (Image, TargetFilename, …). */
   | 'missing_field'
   /** A Security 4689 exit of a process whose 4688 start was not seen. */
-  | 'unknown_process';
+  | 'unknown_process'
+  /** A Security 4688/4689 of a host that runs Sysmon, whose process events say the same. */
+  | 'covered_by_sysmon';
 
 export const skipCounter = (reason: SysmonSkipReason) => `sysmon_skipped.${reason}`;

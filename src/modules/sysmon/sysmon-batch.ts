@@ -6,7 +6,7 @@
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { MAX_EVENTS_PER_BATCH } from '../../ingest/event.schemas.js';
 import type { SysmonDecoder, SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
-import type { SysmonRecord } from '../../ingest/sysmon/sysmon-fields.js';
+import { flatten } from '../../ingest/sysmon/sysmon-shapes.js';
 import { skipCounter, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
 import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
 
@@ -18,7 +18,7 @@ export interface SysmonSink {
 }
 
 /** Reasons that say "not for us" rather than "something is wrong": not listed among the errors. */
-const QUIET_REASONS: ReadonlySet<SysmonSkipReason> = new Set(['not_sysmon', 'unmapped_event_id']);
+const QUIET_REASONS: ReadonlySet<SysmonSkipReason> = new Set(['not_sysmon', 'unmapped_event_id', 'covered_by_sysmon']);
 /** Errors listed in a reply at most; every one is counted all the same. */
 const ERRORS_LISTED = 50;
 
@@ -27,6 +27,8 @@ interface HostEvents {
   events: SensorEvent[];
   /** Sysmon events of this host that were kept. */
   stored: number;
+  /** Kept until the whole batch is read: they are dropped if the host turns out to run Sysmon. */
+  security: { line: number; events: SensorEvent[] }[];
   counters: Map<string, number>;
 }
 
@@ -38,15 +40,24 @@ export class SysmonBatch {
 
   constructor(private readonly decoder: SysmonDecoder, private readonly nowMs: number) {}
 
-  /** Decodes one event; answers the reason when it is not kept. */
-  add(line: number, record: SysmonRecord): SysmonSkipReason | undefined {
+  /** Decodes one event, in any shape flatten() reads; answers the reason when it is not kept. */
+  add(line: number, document: Record<string, unknown>): SysmonSkipReason | undefined {
     this.read++;
-    const decoded = this.decoder.decode(record, this.nowMs);
+    const flat = flatten(document);
+    if ('malformed' in flat) {
+      this.skip(line, 'malformed_xml', flat.malformed, undefined);
+      return 'malformed_xml';
+    }
+    const decoded = this.decoder.decode(flat.record, this.nowMs);
     if ('reason' in decoded) {
       this.skip(line, decoded.reason, decoded.detail, decoded.host);
       return decoded.reason;
     }
     const entry = this.hostEntry(decoded.host);
+    if (decoded.security) {
+      entry.security.push({ line, events: decoded.events });
+      return undefined;
+    }
     entry.stored++;
     for (const event of decoded.events) entry.events.push(event);
     return undefined;
@@ -65,6 +76,7 @@ export class SysmonBatch {
       events: { accepted: 0, filtered: 0, rejected: 0 }, hosts: [], errors: this.errors,
     };
     for (const entry of this.hosts.values()) {
+      this.settleSecurityEvents(entry);
       if (entry.stored === 0) continue;
       let sensorId = 0;
       // Exports and shippers do not keep the host's order; a process's timeline should.
@@ -84,6 +96,18 @@ export class SysmonBatch {
     return reply;
   }
 
+  private settleSecurityEvents(entry: HostEvents): void {
+    const covered = this.decoder.runsSysmon(entry.host);
+    for (const { line, events } of entry.security) {
+      if (covered) {
+        this.skip(line, 'covered_by_sysmon', 'the host runs Sysmon, whose process events say the same', entry.host);
+      } else {
+        entry.stored++;
+        for (const event of events) entry.events.push(event);
+      }
+    }
+  }
+
   private skip(line: number, reason: SysmonSkipReason, detail: string, host: SysmonHost | undefined): void {
     this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
     if (!QUIET_REASONS.has(reason) && this.errors.length < ERRORS_LISTED) this.errors.push({ line, reason, detail });
@@ -98,7 +122,7 @@ export class SysmonBatch {
     const key = host.name.toLowerCase();
     let entry = this.hosts.get(key);
     if (entry === undefined) {
-      entry = { host, events: [], stored: 0, counters: new Map() };
+      entry = { host, events: [], stored: 0, security: [], counters: new Map() };
       this.hosts.set(key, entry);
     }
     return entry;

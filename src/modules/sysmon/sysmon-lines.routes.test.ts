@@ -104,6 +104,24 @@ describe('Sysmon JSON-lines ingest', () => {
     assert.equal(counters['sysmon_skipped.time_out_of_range'], 2, 'counted on the host, too');
   });
 
+  it('keeps Windows Security process events of a host without Sysmon: 4688 starts and 4689 ends the process', async () => {
+    const security = { Channel: 'Security', Hostname: 'NOSYSMON.corp.example', SubjectUserName: 'alice', SubjectDomainName: 'CORP' };
+    const body = [
+      JSON.stringify({ ...security, EventID: 4688, '@timestamp': '2024-05-01T10:00:00.000Z', NewProcessId: '0x1a2b', NewProcessName: 'C:\\Windows\\System32\\whoami.exe', CommandLine: 'whoami /all', ProcessId: '0x400', ParentProcessName: 'C:\\Windows\\System32\\cmd.exe' }),
+      JSON.stringify({ ...security, EventID: 4689, '@timestamp': '2024-05-01T10:00:01.000Z', ProcessId: '0x1a2b' }),
+    ].join('\n');
+    const reply = (await send(body)).json();
+    assert.equal(reply.stored, 2, JSON.stringify(reply));
+    const found = await searchProcesses(test, { q: 'hostname:nosysmon process_name:whoami.exe' });
+    assert.equal(found.total_results, 1);
+    assert.equal(found.results[0]!.cmdline, 'whoami /all');
+    assert.equal(found.results[0]!.username, 'CORP\\alice');
+    assert.equal(found.results[0]!.parent_name, '(unknown)', 'its parent started before anything was sent: pid and name only');
+    assert.equal((await searchProcesses(test, { q: 'hostname:nosysmon parent_name:cmd.exe' })).total_results, 1);
+    assert.equal(found.results[0]!.process_pid, 0x1a2b);
+    assert.equal(found.results[0]!.terminated, true);
+  });
+
   it('answers a body too large, as sent or once unzipped, with a named 413, and unreadable gzip with a 400', async () => {
     const tooLarge = await send(Buffer.alloc(5 * 1024 * 1024, 'x'));
     assert.equal(tooLarge.statusCode, 413);
