@@ -34,6 +34,7 @@ import { processDetailRoutes } from './modules/processes/process-detail.routes.j
 import { processSearchRoutes } from './modules/processes/process-search.routes.js';
 import { sensorProtocolRoutes } from './modules/sensors/sensor-protocol.routes.js';
 import { sensorsRoutes } from './modules/sensors/sensors.routes.js';
+import { elasticRoutes } from './modules/sysmon/elastic.routes.js';
 import { sysmonRoutes } from './modules/sysmon/sysmon.routes.js';
 import { sitesRoutes } from './modules/sites/sites.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
@@ -102,6 +103,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(investigationsRoutes, { investigations: services.investigations });
   await app.register(throttleRoutes, { throttle: services.throttle });
   await app.register(sysmonRoutes, { sysmon: services.sysmon, bodyLimitBytes: config.eventUploadLimitBytes });
+  await app.register(elasticRoutes, { elastic: services.elastic, bodyLimitBytes: config.eventUploadLimitBytes });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

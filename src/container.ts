@@ -44,6 +44,7 @@ import { ProcessSearchService } from './modules/processes/process-search.service
 import { IngestKeysService } from './modules/ingest-keys/ingest-keys.service.js';
 import { SqlIngestKeysStore } from './modules/ingest-keys/ingest-keys.store.js';
 import { SqlInstallCodesStore } from './modules/sensors/install-codes.store.js';
+import { ElasticCompatService } from './modules/sysmon/elastic.service.js';
 import { SysmonHosts } from './modules/sysmon/sysmon-hosts.js';
 import { SqlSysmonHostsStore } from './modules/sysmon/sysmon-hosts.store.js';
 import { SysmonIngestService } from './modules/sysmon/sysmon-ingest.service.js';
@@ -111,6 +112,7 @@ export interface Services {
   ingest: IngestPipeline;
   ingestKeys: IngestKeysService;
   sysmon: SysmonIngestService;
+  elastic: ElasticCompatService;
   watchlists: WatchlistsService;
   feeds: FeedsService;
   threatReports: ThreatReportsService;
@@ -205,6 +207,9 @@ export async function createContainer(config: Config): Promise<Container> {
     bans,
   );
   const sysmonHostsStore = new SqlSysmonHostsStore(db);
+  const sysmon = new SysmonIngestService(
+    ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, config.eventUploadDecodedLimitBytes,
+  );
   const processDetail = new SqlProcessDetailStore(db, sqliteSegmentChunks(db));
   const investigations = new InvestigationsService(new SqlInvestigationsStore(db), processDetail);
   const detection = new DetectionService(new SqlDetectionStore(db), new PooledDocumentTags(searchPool));
@@ -228,9 +233,8 @@ export async function createContainer(config: Config): Promise<Container> {
     binarySearch: new BinarySearchService(new PooledBinarySearchStore(searchPool), (md5s) => detection.binaryTags(md5s)),
     ingest,
     ingestKeys: new IngestKeysService(ingestKeysStore, groupsStore),
-    sysmon: new SysmonIngestService(
-      ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, config.eventUploadDecodedLimitBytes,
-    ),
+    sysmon,
+    elastic: new ElasticCompatService(sysmon),
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
     feeds: new FeedsService(feedsStore, detectionActions, {
       maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,

@@ -28,3 +28,9 @@ export type SysmonSkipReason =
   | 'covered_by_sysmon';
 
 export const skipCounter = (reason: SysmonSkipReason) => `sysmon_skipped.${reason}`;
+
+/**
+ * Reasons that say an event is not Vigil's to keep, rather than that it is wrong: shippers are
+ * told these went well, and replies do not list them among the errors (they are counted all the same).
+ */
+export const NOT_FOR_VIGIL: ReadonlySet<SysmonSkipReason> = new Set(['not_sysmon', 'unmapped_event_id', 'covered_by_sysmon', 'unknown_process']);

@@ -7,7 +7,7 @@ import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { MAX_EVENTS_PER_BATCH } from '../../ingest/event.schemas.js';
 import type { SysmonDecoder, SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
 import { flatten } from '../../ingest/sysmon/sysmon-shapes.js';
-import { skipCounter, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
+import { NOT_FOR_VIGIL, skipCounter, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
 import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
 
 /** Where the gathered events go: the host's sensor, and the pipeline that stores them. */
@@ -17,10 +17,13 @@ export interface SysmonSink {
   }>;
 }
 
-/** Reasons that say "not for us" rather than "something is wrong": not listed among the errors. */
-const QUIET_REASONS: ReadonlySet<SysmonSkipReason> = new Set(['not_sysmon', 'unmapped_event_id', 'covered_by_sysmon']);
 /** Errors listed in a reply at most; every one is counted all the same. */
 const ERRORS_LISTED = 50;
+
+export interface Skip {
+  reason: SysmonSkipReason;
+  detail: string;
+}
 
 interface HostEvents {
   host: SysmonHost;
@@ -40,18 +43,18 @@ export class SysmonBatch {
 
   constructor(private readonly decoder: SysmonDecoder, private readonly nowMs: number) {}
 
-  /** Decodes one event, in any shape flatten() reads; answers the reason when it is not kept. */
-  add(line: number, document: Record<string, unknown>): SysmonSkipReason | undefined {
+  /** Decodes one event, in any shape flatten() reads; answers why, when it is not kept. */
+  add(line: number, document: Record<string, unknown>): Skip | undefined {
     this.read++;
     const flat = flatten(document);
     if ('malformed' in flat) {
       this.skip(line, 'malformed_xml', flat.malformed, undefined);
-      return 'malformed_xml';
+      return { reason: 'malformed_xml', detail: flat.malformed };
     }
     const decoded = this.decoder.decode(flat.record, this.nowMs);
     if ('reason' in decoded) {
       this.skip(line, decoded.reason, decoded.detail, decoded.host);
-      return decoded.reason;
+      return decoded;
     }
     const entry = this.hostEntry(decoded.host);
     if (decoded.security) {
@@ -110,7 +113,7 @@ export class SysmonBatch {
 
   private skip(line: number, reason: SysmonSkipReason, detail: string, host: SysmonHost | undefined): void {
     this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
-    if (!QUIET_REASONS.has(reason) && this.errors.length < ERRORS_LISTED) this.errors.push({ line, reason, detail });
+    if (!NOT_FOR_VIGIL.has(reason) && this.errors.length < ERRORS_LISTED) this.errors.push({ line, reason, detail });
     if (host) {
       const counters = this.hostEntry(host).counters;
       const name = skipCounter(reason);

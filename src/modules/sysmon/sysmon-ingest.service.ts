@@ -7,7 +7,9 @@
 import { decompress } from '../../ingest/decode.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { SysmonDecoder, type SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
+import { bulkItems } from '../../ingest/sysmon/bulk-lines.js';
 import { jsonLines } from '../../ingest/sysmon/sysmon-lines.js';
+import { bulkReply, type BulkReply, type ItemOutcome } from './bulk-reply.js';
 import type { IngestKeyIdentity } from '../../domain/ingest-key.js';
 import type { IngestPipeline } from '../../ingest/pipeline.js';
 import { SysmonBatch, type SysmonSink } from './sysmon-batch.js';
@@ -42,6 +44,28 @@ export class SysmonIngestService implements SysmonSink {
     const reply = await batch.commit(key.groupId, this);
     if (digest !== undefined) await this.batches.recordBatch(key.groupId, digest, this.now());
     return reply;
+  }
+
+  /**
+   * An Elasticsearch `_bulk` body (gzip allowed) from Winlogbeat, Elastic Agent or Vector,
+   * answered item by item as Elasticsearch does. `index`: the one the URL named, if any.
+   */
+  async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined): Promise<BulkReply> {
+    const started = this.now();
+    const text = await decompress(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
+    const batch = new SysmonBatch(this.decoder, started);
+    const outcomes: ItemOutcome[] = [];
+    for (const item of bulkItems(text)) {
+      if ('refused' in item) {
+        batch.refuse(item.line, 'malformed_line', item.refused);
+        outcomes.push({ item, reason: 'malformed_line', detail: item.refused });
+      } else {
+        const skip = batch.add(item.line, item.document);
+        outcomes.push({ item, reason: skip?.reason, detail: skip?.detail ?? '' });
+      }
+    }
+    await batch.commit(key.groupId, this);
+    return bulkReply(outcomes, index ?? 'sysmon', this.now() - started);
   }
 
   /** SysmonSink: one host's events, stored under its sensor. */

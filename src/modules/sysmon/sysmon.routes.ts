@@ -4,7 +4,7 @@
  * since they may be gzip and are not one JSON document.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { IngestRejection } from '../../ingest/rejection.js';
 import { SysmonIngestReply } from './sysmon-ingest.schemas.js';
@@ -22,9 +22,8 @@ const BatchHeaders = Type.Object({
   })),
 });
 
-export const sysmonRoutes: FastifyPluginAsyncTypebox<SysmonRoutesOptions> = async (app, { sysmon, bodyLimitBytes }) => {
-  const tags = ['sysmon ingest'];
-  const security = [{ ingestKey: [] }];
+/** Bodies of this scope are taken raw, whatever their type; one over the limit is refused by name. */
+export function readRawBodies(app: FastifyInstance, bodyLimitBytes: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   // A body over the limit as sent is the same refusal as one too large once decompressed.
@@ -32,6 +31,12 @@ export const sysmonRoutes: FastifyPluginAsyncTypebox<SysmonRoutesOptions> = asyn
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new IngestRejection('batch_too_large', `The body is more than ${bodyLimitBytes} bytes`);
     throw error;
   });
+}
+
+export const sysmonRoutes: FastifyPluginAsyncTypebox<SysmonRoutesOptions> = async (app, { sysmon, bodyLimitBytes }) => {
+  const tags = ['sysmon ingest'];
+  const security = [{ ingestKey: [] }];
+  readRawBodies(app, bodyLimitBytes);
 
   app.post('/ingest/v1/sysmon', {
     config: { auth: 'ingest' },
