@@ -862,9 +862,12 @@ export const sqliteMigrations: readonly Migration[] = [
       );
       CREATE INDEX ingest_keys_by_group ON ingest_keys (group_id);
 
+      -- What reports for a sensor: Vigil's own agent, or Sysmon through a shipper (no agent that
+      -- could isolate, restart, uninstall or answer live response).
+      ALTER TABLE sensors ADD COLUMN agent TEXT NOT NULL DEFAULT 'vigil';
+
       -- Each host that sent Sysmon events is a sensor of its group; host_name is the host's name
-      -- without its domain, lowercased. A sensor here has no agent: it cannot isolate, ban or
-      -- answer live response.
+      -- without its domain, lowercased.
       CREATE TABLE sysmon_hosts (
         group_id INTEGER NOT NULL REFERENCES sensor_groups (id) ON DELETE CASCADE,
         host_name TEXT NOT NULL,

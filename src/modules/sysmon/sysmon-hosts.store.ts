@@ -9,8 +9,6 @@ export interface SysmonHostsStore {
   sensorOf(groupId: number, hostName: string): Promise<number | undefined>;
   /** Records the host's sensor; false when the host had one already (another request was first). */
   link(groupId: number, hostName: string, sensorId: number): Promise<boolean>;
-  /** Whether the sensor is a Sysmon host (and so has no agent to take instructions). */
-  isSysmonHost(sensorId: number): Promise<boolean>;
   /** Whether a batch with this digest was stored in the group. */
   batchStored(groupId: number, digest: string): Promise<boolean>;
   recordBatch(groupId: number, digest: string, storedMs: number): Promise<void>;
@@ -30,10 +28,6 @@ export class SqlSysmonHostsStore implements SysmonHostsStore {
       [groupId, hostName, sensorId],
     );
     return result.changes === 1;
-  }
-
-  async isSysmonHost(sensorId: number): Promise<boolean> {
-    return (await this.db.get('SELECT 1 AS found FROM sysmon_hosts WHERE sensor_id = ?', [sensorId])) !== undefined;
   }
 
   async batchStored(groupId: number, digest: string): Promise<boolean> {

@@ -58,7 +58,7 @@ export class SysmonHosts {
     const record = existing === undefined ? undefined : await this.sensors.get(existing);
     if (record) return { identity: identityOf(record), lastSequence: record.lastSequence };
     const created = await this.sensors.register({
-      groupId, secretHash: NO_SECRET, osType: host.osType, hostType: 'workstation', registrationMs: nowMs,
+      groupId, agent: 'sysmon', secretHash: NO_SECRET, osType: host.osType, hostType: 'workstation', registrationMs: nowMs,
       computerName: host.name, computerDnsName: host.dnsName, computerSid: '',
       osEnvironmentDisplayString: host.osType === 'linux' ? 'Linux (Sysmon for Linux)' : 'Windows (Sysmon)',
       buildVersionString: 'Sysmon', buildId: 0, bootId: '0', networkAdapters: '',
