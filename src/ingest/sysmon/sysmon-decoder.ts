@@ -48,6 +48,7 @@ const SYSMON_CHANNELS: ReadonlyMap<string, OsType> = new Map([
 export class SysmonDecoder {
   private readonly securityStarts = new LRUCache<string, number>({ max: SECURITY_STARTS_KEPT });
   private readonly sysmonHosts = new LRUCache<string, true>({ max: SYSMON_HOSTS_KEPT });
+  private readonly hosts = new LRUCache<string, SysmonHost>({ max: SYSMON_HOSTS_KEPT });
 
   /** `nowMs`: the server's clock, which bounds how far in the future an event may be. */
   decode(record: SysmonRecord, nowMs: number): Decoded {
@@ -59,8 +60,9 @@ export class SysmonDecoder {
     if (osType === undefined) return { reason: 'not_sysmon', detail: `channel ${text(record, 'Channel')} event ${id}` };
     const hostname = text(record, 'Hostname', 'Computer')?.trim();
     if (hostname === undefined) return { reason: 'missing_hostname', detail: 'the event names no Hostname or Computer' };
-    const host = { name: hostname.split('.')[0]!, dnsName: hostname, osType };
-    if (!security) this.sysmonHosts.set(host.dnsName.toLowerCase(), true);
+    const host = this.hostOf(hostname, osType);
+    const hostKey = host.dnsName.toLowerCase();
+    if (!security && this.sysmonHosts.get(hostKey) === undefined) this.sysmonHosts.set(hostKey, true);
     const decoded = this.eventsOf(record, id, security, nowMs, host);
     return 'reason' in decoded ? { ...decoded, host } : { host, events: decoded, security };
   }
@@ -71,6 +73,17 @@ export class SysmonDecoder {
    */
   runsSysmon(host: SysmonHost): boolean {
     return this.sysmonHosts.has(host.dnsName.toLowerCase());
+  }
+
+  /** One object per host name, not one per event. */
+  private hostOf(hostname: string, osType: OsType): SysmonHost {
+    const key = `${osType}:${hostname}`;
+    let host = this.hosts.get(key);
+    if (host === undefined) {
+      host = { name: hostname.split('.')[0]!, dnsName: hostname, osType };
+      this.hosts.set(key, host);
+    }
+    return host;
   }
 
   private eventsOf(record: SysmonRecord, id: number, security: boolean, nowMs: number, host: SysmonHost): SensorEvent[] | { reason: SysmonSkipReason; detail: string } {

@@ -23,8 +23,10 @@ export interface BulkReply {
 
 export function bulkReply(outcomes: readonly ItemOutcome[], defaultIndex: string, tookMs: number): BulkReply {
   let errors = false;
+  // Ids clients never see again (Vigil stores events, not documents): unique per reply is enough.
+  const idPrefix = randomBytes(9).toString('base64url') + '-';
   const items = outcomes.map(({ item, reason, detail }, seq) => {
-    const head = { _index: item.index ?? defaultIndex, _id: item.id ?? randomBytes(10).toString('base64url') };
+    const head = { _index: item.index ?? defaultIndex, _id: item.id ?? `${idPrefix}${seq.toString(36)}` };
     if (reason === undefined || NOT_FOR_VIGIL.has(reason)) {
       return {
         [item.action]: {
