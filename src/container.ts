@@ -206,9 +206,11 @@ export async function createContainer(config: Config): Promise<Container> {
     config.eventUploadDecodedLimitBytes,
     bans,
   );
+  const binaries = new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries')), (md5s) => detection.binaryTags(md5s));
   const sysmonHostsStore = new SqlSysmonHostsStore(db);
   const sysmon = new SysmonIngestService(
-    ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, config.eventUploadDecodedLimitBytes,
+    ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, binaries,
+    config.eventUploadDecodedLimitBytes,
   );
   const processDetail = new SqlProcessDetailStore(db, sqliteSegmentChunks(db));
   const investigations = new InvestigationsService(new SqlInvestigationsStore(db), processDetail);
@@ -223,7 +225,7 @@ export async function createContainer(config: Config): Promise<Container> {
     ingressFilters,
     sensors,
     bans,
-    binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries')), (md5s) => detection.binaryTags(md5s)),
+    binaries,
     processes: new ProcessDetailService(processDetail, new PooledEventListStore(searchPool), (rows) => detection.segmentTags(rows)),
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,

@@ -11,6 +11,7 @@
 import { LRUCache } from 'lru-cache';
 import type { OsType } from '../../domain/sensor-identity.js';
 import type { SensorEvent } from '../event.schemas.js';
+import { binaryOf, type SysmonBinary } from './sysmon-binaries.js';
 import { SYSMON_MAPPERS, driverLoad, type Actor, type Mapped } from './sysmon-events.js';
 import { guidStartMs, integer, parseTime, text, type SysmonRecord } from './sysmon-fields.js';
 import type { SysmonSkipReason } from './sysmon-reasons.js';
@@ -28,7 +29,7 @@ export interface SysmonHost {
  * `security`: they come from Security 4688/4689, which a host that runs Sysmon reports twice.
  */
 export type Decoded =
-  | { host: SysmonHost; events: SensorEvent[]; security: boolean }
+  | { host: SysmonHost; events: SensorEvent[]; security: boolean; binary?: SysmonBinary | undefined }
   | { reason: SysmonSkipReason; detail: string; host?: SysmonHost };
 
 /** Times before this are a clock that was never set, not an event. */
@@ -39,6 +40,9 @@ const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 const SECURITY_STARTS_KEPT = 100_000;
 /** Hosts known to run Sysmon. */
 const SYSMON_HOSTS_KEPT = 100_000;
+
+/** Process create, driver load and image load name a file with its hashes. */
+const BINARY_EVENTS: ReadonlySet<number> = new Set([1, 6, 7]);
 
 const SYSMON_CHANNELS: ReadonlyMap<string, OsType> = new Map([
   ['microsoft-windows-sysmon/operational', 'windows'],
@@ -64,7 +68,8 @@ export class SysmonDecoder {
     const hostKey = host.dnsName.toLowerCase();
     if (!security && this.sysmonHosts.get(hostKey) === undefined) this.sysmonHosts.set(hostKey, true);
     const decoded = this.eventsOf(record, id, security, nowMs, host);
-    return 'reason' in decoded ? { ...decoded, host } : { host, events: decoded, security };
+    if ('reason' in decoded) return { ...decoded, host };
+    return { host, events: decoded, security, binary: BINARY_EVENTS.has(id) && !security ? binaryOf(record, id) : undefined };
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { MAX_EVENTS_PER_BATCH } from '../../ingest/event.schemas.js';
+import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
 import type { SysmonDecoder, SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
 import { flatten } from '../../ingest/sysmon/sysmon-shapes.js';
 import { NOT_FOR_VIGIL, skipCounter, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
@@ -15,6 +16,8 @@ export interface SysmonSink {
   store(groupId: number, host: SysmonHost, events: SensorEvent[], counters: Map<string, number>): Promise<{
     sensorId: number; accepted: number; filtered: number; rejected: number;
   }>;
+  /** The files the host's events named, each once, after its events are stored. */
+  binariesSeen(sensorId: number, binaries: readonly SysmonBinary[]): Promise<void>;
 }
 
 /** Errors listed in a reply at most; every one is counted all the same. */
@@ -33,6 +36,8 @@ interface HostEvents {
   /** Kept until the whole batch is read: they are dropped if the host turns out to run Sysmon. */
   security: { line: number; events: SensorEvent[] }[];
   counters: Map<string, number>;
+  /** By md5, the first each file was seen under. */
+  binaries: Map<string, SysmonBinary>;
 }
 
 export class SysmonBatch {
@@ -63,6 +68,7 @@ export class SysmonBatch {
     }
     entry.stored++;
     for (const event of decoded.events) entry.events.push(event);
+    if (decoded.binary && !entry.binaries.has(decoded.binary.md5)) entry.binaries.set(decoded.binary.md5, decoded.binary);
     return undefined;
   }
 
@@ -93,6 +99,7 @@ export class SysmonBatch {
         reply.events.filtered += outcome.filtered;
         reply.events.rejected += outcome.rejected;
       }
+      await sink.binariesSeen(sensorId, [...entry.binaries.values()]);
       reply.stored += entry.stored;
       reply.hosts.push({ hostname: entry.host.name, sensor_id: sensorId, stored: entry.stored });
     }
@@ -125,7 +132,7 @@ export class SysmonBatch {
     const key = host.name.toLowerCase();
     let entry = this.hosts.get(key);
     if (entry === undefined) {
-      entry = { host, events: [], stored: 0, security: [], counters: new Map() };
+      entry = { host, events: [], stored: 0, security: [], counters: new Map(), binaries: new Map() };
       this.hosts.set(key, entry);
     }
     return entry;

@@ -22,7 +22,8 @@ export interface HostSensor {
 const NO_SECRET = '';
 
 export class SysmonHosts {
-  private readonly known = new Map<string, Promise<HostSensor>>();
+  private readonly byName = new Map<string, Promise<HostSensor>>();
+  private readonly byId = new Map<number, HostSensor>();
 
   constructor(
     private readonly sensors: Pick<SensorsStore, 'register' | 'get' | 'checkin'>,
@@ -34,13 +35,18 @@ export class SysmonHosts {
   /** The host's sensor, created on first sight; concurrent requests for a new host get the one sensor. */
   sensorFor(groupId: number, host: SysmonHost, nowMs: number): Promise<HostSensor> {
     const key = `${groupId}:${host.name.toLowerCase()}`;
-    let sensor = this.known.get(key);
+    let sensor = this.byName.get(key);
     if (sensor === undefined) {
       sensor = this.load(groupId, host, nowMs);
-      this.known.set(key, sensor);
-      sensor.catch(() => this.known.delete(key));
+      this.byName.set(key, sensor);
+      sensor.catch(() => this.byName.delete(key));
     }
     return sensor;
+  }
+
+  /** A host's sensor this process has stored events for. */
+  known(sensorId: number): HostSensor | undefined {
+    return this.byId.get(sensorId);
   }
 
   nextSequence(sensor: HostSensor): number {
@@ -56,7 +62,7 @@ export class SysmonHosts {
     const hostName = host.name.toLowerCase();
     const existing = await this.store.sensorOf(groupId, hostName);
     const record = existing === undefined ? undefined : await this.sensors.get(existing);
-    if (record) return { identity: identityOf(record), lastSequence: record.lastSequence };
+    if (record) return this.remember({ identity: identityOf(record), lastSequence: record.lastSequence });
     const created = await this.sensors.register({
       groupId, agent: 'sysmon', secretHash: NO_SECRET, osType: host.osType, hostType: 'workstation', registrationMs: nowMs,
       computerName: host.name, computerDnsName: host.dnsName, computerSid: '',
@@ -65,7 +71,12 @@ export class SysmonHosts {
       physicalMemorySize: 0, systemvolumeTotalSize: 0, systemvolumeFreeSize: 0,
     });
     await this.store.link(groupId, hostName, created.id);
-    return { identity: identityOf(created), lastSequence: created.lastSequence };
+    return this.remember({ identity: identityOf(created), lastSequence: created.lastSequence });
+  }
+
+  private remember(sensor: HostSensor): HostSensor {
+    this.byId.set(sensor.identity.id, sensor);
+    return sensor;
   }
 }
 

@@ -4,7 +4,10 @@
  * ordinary ingest pipeline, each host being a sensor of the key's group (sysmon-hosts.ts).
  * Nothing here knows HTTP; bodies arrive as bytes with their Content-Encoding.
  */
+import { LRUCache } from 'lru-cache';
+import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { decompress } from '../../ingest/decode.js';
+import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { SysmonDecoder, type SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
 import { bulkItems } from '../../ingest/sysmon/bulk-lines.js';
@@ -17,14 +20,24 @@ import type { SysmonHosts } from './sysmon-hosts.js';
 import type { SysmonHostsStore } from './sysmon-hosts.store.js';
 import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
 
+/** Where the files Sysmon saw are recorded (the binaries module's upload, without content). */
+export interface BinaryRecorder {
+  upload(sensor: SensorIdentity, metadata: SysmonBinary, content: undefined): Promise<unknown>;
+}
+
+/** Host and file pairs recorded already, so a host's usual DLLs are written once, not per batch. */
+const BINARIES_REMEMBERED = 500_000;
+
 export class SysmonIngestService implements SysmonSink {
   /** One for the server's life: it remembers Security 4688 starts for their 4689 exits. */
   private readonly decoder = new SysmonDecoder();
+  private readonly binariesRecorded = new LRUCache<string, true>({ max: BINARIES_REMEMBERED });
 
   constructor(
     private readonly pipeline: Pick<IngestPipeline, 'append'>,
     private readonly hosts: SysmonHosts,
     private readonly batches: SysmonHostsStore,
+    private readonly binaries: BinaryRecorder,
     private readonly maxDecodedBytes: number,
     private readonly now: () => number = Date.now,
   ) {}
@@ -66,6 +79,18 @@ export class SysmonIngestService implements SysmonSink {
     }
     await batch.commit(key.groupId, this);
     return bulkReply(outcomes, index ?? 'sysmon', this.now() - started);
+  }
+
+  /** SysmonSink: the files a host's events named, recorded as binaries seen on its sensor. */
+  async binariesSeen(sensorId: number, binaries: readonly SysmonBinary[]): Promise<void> {
+    const sensor = this.hosts.known(sensorId);
+    if (sensor === undefined) return;
+    for (const binary of binaries) {
+      const key = `${sensorId}:${binary.md5}`;
+      if (this.binariesRecorded.get(key)) continue;
+      await this.binaries.upload(sensor.identity, binary, undefined);
+      this.binariesRecorded.set(key, true);
+    }
   }
 
   /** SysmonSink: one host's events, stored under its sensor. */

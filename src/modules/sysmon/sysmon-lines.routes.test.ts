@@ -63,6 +63,22 @@ describe('Sysmon JSON-lines ingest', () => {
     assert.ok(lsass.results.some((r) => r.process_pid === 756), 'lsass records that rundll32 opened it');
   });
 
+  it('records the files the host ran and loaded as binaries seen on it, with their signatures, without content', async () => {
+    const comsvcs = await test.app.inject({ url: '/api/v1/binary/4497582A91B3B284661143010AE35D57/summary', headers: as(test.adminToken) });
+    assert.equal(comsvcs.statusCode, 200, comsvcs.body);
+    const binary = comsvcs.json();
+    assert.deepEqual(binary.observed_filename, ['c:\\windows\\system32\\comsvcs.dll']);
+    assert.equal(binary.digsig_result, 'Signed');
+    assert.equal(binary.digsig_publisher, 'Microsoft Windows');
+    assert.equal(binary.company_name, 'Microsoft Corporation');
+    assert.equal(binary.original_filename, 'COMSVCS.DLL');
+    const rundll = await test.app.inject({ url: '/api/v1/binary/f68af942fd7ccc0e7bab1a2335d2ad26/summary', headers: as(test.adminToken) });
+    assert.equal(rundll.json().original_filename, 'RUNDLL32.EXE');
+    assert.equal((await test.app.inject({ url: '/api/v1/binary/4497582A91B3B284661143010AE35D57', headers: as(test.adminToken) })).statusCode, 404, 'no content');
+    const found = await test.app.inject({ url: '/api/v1/binary?q=digsig_publisher:%22Microsoft%20Windows%22%20observed_filename:comsvcs.dll', headers: as(test.adminToken) });
+    assert.equal(found.json().total_results, 1, 'binary search finds it');
+  });
+
   it('makes the host a sensor of the key\'s group, with Sysmon\'s counters', async () => {
     const sensors = await test.app.inject({ url: '/api/v1/sensor?hostname=WORKSTATION5', headers: as(test.adminToken) });
     const [sensor] = sensors.json();
