@@ -15,31 +15,29 @@ export interface ItemOutcome {
   detail: string;
 }
 
-export interface BulkReply {
-  took: number;
-  errors: boolean;
-  items: Record<string, unknown>[];
-}
-
-export function bulkReply(outcomes: readonly ItemOutcome[], defaultIndex: string, tookMs: number): BulkReply {
+/**
+ * The bulk reply as JSON text, written item by item: Beats send 1,600 to 2,000 documents a request,
+ * and building then serializing an object per item cost as much as reading the documents.
+ */
+export function bulkReply(outcomes: readonly ItemOutcome[], defaultIndex: string, tookMs: number): string {
   let errors = false;
   // Ids clients never see again (Vigil stores events, not documents): unique per reply is enough.
   const idPrefix = randomBytes(9).toString('base64url') + '-';
+  const defaultIndexJson = JSON.stringify(defaultIndex);
   const items = outcomes.map(({ item, reason, detail }, seq) => {
-    const head = { _index: item.index ?? defaultIndex, _id: item.id ?? `${idPrefix}${seq.toString(36)}` };
-    if (reason === undefined || NOT_FOR_VIGIL.has(reason)) {
-      return {
-        [item.action]: {
-          ...head, _version: 1, result: reason === undefined ? 'created' : 'noop',
-          _shards: { total: 1, successful: 1, failed: 0 }, _seq_no: seq, _primary_term: 1, status: reason === undefined ? 201 : 200,
-        },
-      };
-    }
+    const head = `{"${item.action}":{"_index":${item.index === undefined ? defaultIndexJson : JSON.stringify(item.index)},` +
+      `"_id":${item.id === undefined ? `"${idPrefix}${seq.toString(36)}"` : JSON.stringify(item.id)},`;
+    if (reason === undefined) return `${head}${CREATED}"_seq_no":${seq},"_primary_term":1,"status":201}}`;
+    if (NOT_FOR_VIGIL.has(reason)) return `${head}${NOOP}"_seq_no":${seq},"_primary_term":1,"status":200}}`;
     errors = true;
-    return { [item.action]: { ...head, status: 400, error: { type: reason, reason: `line ${item.line}: ${detail}` } } };
+    return `${head}"status":400,"error":${JSON.stringify({ type: reason, reason: `line ${item.line}: ${detail}` })}}}`;
   });
-  return { took: tookMs, errors, items };
+  return `{"took":${tookMs},"errors":${errors},"items":[${items.join(',')}]}`;
 }
+
+const SHARDS = '"_shards":{"total":1,"successful":1,"failed":0},';
+const CREATED = `"_version":1,"result":"created",${SHARDS}`;
+const NOOP = `"_version":1,"result":"noop",${SHARDS}`;
 
 /** `GET /`: what clients read to pick their protocol. 8.x, the version Beats 7.17 to 8.x and Vector all speak. */
 export const CLUSTER_INFO = {

@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import type { ElasticCompatService } from './elastic.service.js';
 import { readRawBodies } from './sysmon.routes.js';
 
@@ -47,13 +48,19 @@ export const elasticRoutes: FastifyPluginAsyncTypebox<{ elastic: ElasticCompatSe
   for (const method of ['POST', 'PUT'] as const) {
     app.route({
       method, url: `${PREFIX}/_bulk`, config, bodyLimit: bodyLimitBytes, schema: bulkSchema,
-      handler: (request) => elastic.bulk(request.ingestKey, bodyOf(request.body), request.headers['content-encoding'], undefined),
+      handler: async (request, reply) => sendJson(reply, await elastic.bulk(request.ingestKey, bodyOf(request.body), request.headers['content-encoding'], undefined)),
     });
     app.route({
       method, url: `${PREFIX}/:index/_bulk`, config, bodyLimit: bodyLimitBytes, schema: { ...bulkSchema, params: IndexParams },
-      handler: (request) => elastic.bulk(request.ingestKey, bodyOf(request.body), request.headers['content-encoding'], (request.params as { index: string }).index),
+      handler: async (request, reply) => sendJson(reply,
+        await elastic.bulk(request.ingestKey, bodyOf(request.body), request.headers['content-encoding'], (request.params as { index: string }).index)),
     });
   }
 };
 
 const bodyOf = (body: unknown): Buffer => (Buffer.isBuffer(body) ? body : Buffer.alloc(0));
+
+/** Text already serialized (the bulk reply): sent as it is, the schema documenting its shape. */
+function sendJson(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(text);
+}

@@ -4,7 +4,7 @@
  * nothing kept: Vigil has no indices), and `_bulk`, which is Sysmon ingest.
  */
 import type { IngestKeyIdentity } from '../../domain/ingest-key.js';
-import { CLUSTER_INFO, LICENSE, type BulkReply } from './bulk-reply.js';
+import { CLUSTER_INFO, LICENSE } from './bulk-reply.js';
 import type { SysmonIngestService } from './sysmon-ingest.service.js';
 
 export class ElasticCompatService {
@@ -33,7 +33,8 @@ export class ElasticCompatService {
     return { acknowledged: true };
   }
 
-  bulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined): Promise<BulkReply> {
+  /** The bulk reply as JSON text (bulk-reply.ts says why). */
+  bulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined): Promise<string> {
     return this.sysmon.ingestBulk(key, raw, contentEncoding, index);
   }
 }

@@ -12,7 +12,7 @@ import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { SysmonDecoder, type SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
 import { bulkItems } from '../../ingest/sysmon/bulk-lines.js';
 import { jsonLines } from '../../ingest/sysmon/sysmon-lines.js';
-import { bulkReply, type BulkReply, type ItemOutcome } from './bulk-reply.js';
+import { bulkReply, type ItemOutcome } from './bulk-reply.js';
 import type { IngestKeyIdentity } from '../../domain/ingest-key.js';
 import type { IngestPipeline } from '../../ingest/pipeline.js';
 import { SysmonBatch, type SysmonSink } from './sysmon-batch.js';
@@ -20,9 +20,9 @@ import type { SysmonHosts } from './sysmon-hosts.js';
 import type { SysmonHostsStore } from './sysmon-hosts.store.js';
 import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
 
-/** Where the files Sysmon saw are recorded (the binaries module's upload, without content). */
+/** Where the files Sysmon saw are recorded (the binaries module, metadata without content). */
 export interface BinaryRecorder {
-  upload(sensor: SensorIdentity, metadata: SysmonBinary, content: undefined): Promise<unknown>;
+  seen(sensor: SensorIdentity, metadata: readonly SysmonBinary[]): Promise<void>;
 }
 
 /** Host and file pairs recorded already, so a host's usual DLLs are written once, not per batch. */
@@ -61,9 +61,9 @@ export class SysmonIngestService implements SysmonSink {
 
   /**
    * An Elasticsearch `_bulk` body (gzip allowed) from Winlogbeat, Elastic Agent or Vector,
-   * answered item by item as Elasticsearch does. `index`: the one the URL named, if any.
+   * answered item by item as Elasticsearch does, as JSON text. `index`: the one the URL named, if any.
    */
-  async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined): Promise<BulkReply> {
+  async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined): Promise<string> {
     const started = this.now();
     const text = await decompress(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
     const batch = new SysmonBatch(this.decoder, started);
@@ -85,12 +85,9 @@ export class SysmonIngestService implements SysmonSink {
   async binariesSeen(sensorId: number, binaries: readonly SysmonBinary[]): Promise<void> {
     const sensor = this.hosts.known(sensorId);
     if (sensor === undefined) return;
-    for (const binary of binaries) {
-      const key = `${sensorId}:${binary.md5}`;
-      if (this.binariesRecorded.get(key)) continue;
-      await this.binaries.upload(sensor.identity, binary, undefined);
-      this.binariesRecorded.set(key, true);
-    }
+    const unseen = binaries.filter((binary) => !this.binariesRecorded.get(`${sensorId}:${binary.md5}`));
+    await this.binaries.seen(sensor.identity, unseen);
+    for (const binary of unseen) this.binariesRecorded.set(`${sensorId}:${binary.md5}`, true);
   }
 
   /** SysmonSink: one host's events, stored under its sensor. */
