@@ -30,6 +30,7 @@ describe('Sysmon field readers', () => {
   it('takes a process\'s start from its Sysmon GUID', () => {
     assert.equal(guidStartMs('{39e4a257-d4ad-5f8c-3303-000000000700}'), Date.parse('2020-10-18T23:50:05Z'));
     assert.equal(guidStartMs('39e4a257-d4ad-5f8c-3303-000000000700'), Date.parse('2020-10-18T23:50:05Z'), 'braces optional');
+    assert.equal(guidStartMs('{de9527a5-6a3f-616f-a52f-d98154560000}'), Date.parse('2021-10-20T01:00:47Z'), 'Sysmon for Linux lays its GUIDs out the same way');
     assert.equal(guidStartMs('{00000000-0000-0000-0000-000000000000}'), undefined);
     assert.equal(guidStartMs('{not-a-guid}'), undefined);
   });
