@@ -166,6 +166,21 @@ describe('Sysmon JSON-lines ingest', () => {
     assert.equal((await send(body, { 'x-vigil-batch': 'no spaces allowed' })).statusCode, 400);
   });
 
+  it('gives a new host one sensor and loses nothing when its batches arrive at once', async () => {
+    const line = (pid: number) => JSON.stringify({
+      EventID: 1, Channel: 'Microsoft-Windows-Sysmon/Operational', Hostname: 'BURST-HOST', UtcTime: '2024-05-01 10:00:00.000',
+      ProcessGuid: '{11111111-0000-6632-0000-000000000001}', ProcessId: String(pid), Image: 'C:\\burst.exe',
+    });
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, batch) =>
+      send(Array.from({ length: 50 }, (_, i) => line(10_000 + batch * 50 + i)).join('\n'))));
+    const sensorIds = new Set(replies.map((r) => r.json().hosts[0].sensor_id));
+    assert.equal(sensorIds.size, 1, 'one sensor');
+    assert.equal((await searchProcesses(test, { q: 'hostname:burst-host', rows: 1 })).total_results, 400, 'every batch stored');
+    const counters = (await test.app.inject({ url: `/api/v1/sensor/${[...sensorIds][0]}/ingest`, headers: as(test.adminToken) })).json();
+    assert.equal(counters.batches_accepted, 8);
+    assert.equal(counters.batches_duplicate, undefined, 'no batch took another\'s sequence');
+  });
+
   it('takes only an ingest key: no API token, no sensor secret, no revoked key', async () => {
     const sensor = await registerSensor(test);
     const line = '{}';
