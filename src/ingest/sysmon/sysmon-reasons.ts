@@ -25,7 +25,9 @@ export type SysmonSkipReason =
   /** A Security 4689 exit of a process whose 4688 start was not seen. */
   | 'unknown_process'
   /** A Security 4688/4689 of a host that runs Sysmon, whose process events say the same. */
-  | 'covered_by_sysmon';
+  | 'covered_by_sysmon'
+  /** In a bulk body stored before, byte for byte: a shipper sending a batch again after a timeout. */
+  | 'already_stored';
 
 export const skipCounter = (reason: SysmonSkipReason) => `sysmon_skipped.${reason}`;
 
@@ -33,4 +35,4 @@ export const skipCounter = (reason: SysmonSkipReason) => `sysmon_skipped.${reaso
  * Reasons that say an event is not Vigil's to keep, rather than that it is wrong: shippers are
  * told these went well, and replies do not list them among the errors (they are counted all the same).
  */
-export const NOT_FOR_VIGIL: ReadonlySet<SysmonSkipReason> = new Set(['not_sysmon', 'unmapped_event_id', 'covered_by_sysmon', 'unknown_process']);
+export const NOT_FOR_VIGIL: ReadonlySet<SysmonSkipReason> = new Set(['not_sysmon', 'unmapped_event_id', 'covered_by_sysmon', 'unknown_process', 'already_stored']);

@@ -99,6 +99,23 @@ describe('Elasticsearch-compatible Sysmon ingest', () => {
     assert.equal((await searchProcesses(test, { q: 'hostname:bulk-host' })).total_results, 1);
   });
 
+  it('stores a bulk body sent again after a lost answer once, answering its items as done', async () => {
+    const good = toEcs({
+      EventID: 1, Channel: 'Microsoft-Windows-Sysmon/Operational', SourceName: 'Microsoft-Windows-Sysmon', Hostname: 'RETRY-HOST',
+      UtcTime: '2024-05-01 10:00:00.250', ProcessGuid: '{11111111-0000-6632-0000-000000000001}', ProcessId: '78', Image: 'C:\\retry.exe',
+    });
+    const body = [{ create: {} }, good];
+    const first = (await bulk(body)).json();
+    assert.equal(first.items[0].create.status, 201);
+    const again = (await bulk(body)).json();
+    assert.equal(again.errors, false);
+    assert.deepEqual([again.items[0].create.status, again.items[0].create.result], [200, 'noop']);
+    const found = await searchProcesses(test, { q: 'hostname:retry-host' });
+    assert.equal(found.total_results, 1);
+    const counters = (await test.app.inject({ url: `/api/v1/sensor/${found.results[0]!.sensor_id}/ingest`, headers: as(test.adminToken) })).json();
+    assert.equal(counters.events_accepted, 1, 'stored once');
+  });
+
   it('answers a body over the limit 413, as Elasticsearch does, so Beats split the batch', async () => {
     const response = await test.app.inject({
       method: 'POST', url: `${BASE}/_bulk`, headers: { ...headers, 'content-type': 'application/x-ndjson' }, payload: Buffer.alloc(9 * 1024 * 1024, ' '),

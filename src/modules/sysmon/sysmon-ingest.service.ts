@@ -4,6 +4,7 @@
  * ordinary ingest pipeline, each host being a sensor of the key's group (sysmon-hosts.ts).
  * Nothing here knows HTTP; bodies arrive as bytes with their Content-Encoding.
  */
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { decompress } from '../../ingest/decode.js';
@@ -66,10 +67,15 @@ export class SysmonIngestService implements SysmonSink {
   async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined): Promise<string> {
     const started = this.now();
     const text = await decompress(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
+    // Beats send a batch again, byte for byte, when an answer was lost: stored once all the same.
+    const digest = `bulk:${createHash('sha1').update(text).digest('hex')}`;
+    const duplicate = await this.batches.batchStored(key.groupId, digest);
     const batch = new SysmonBatch(this.decoder, started);
     const outcomes: ItemOutcome[] = [];
     for (const item of bulkItems(text)) {
-      if ('refused' in item) {
+      if (duplicate) {
+        outcomes.push({ item, reason: 'already_stored', detail: 'this bulk body was stored before' });
+      } else if ('refused' in item) {
         batch.refuse(item.line, 'malformed_line', item.refused);
         outcomes.push({ item, reason: 'malformed_line', detail: item.refused });
       } else {
@@ -77,7 +83,10 @@ export class SysmonIngestService implements SysmonSink {
         outcomes.push({ item, reason: skip?.reason, detail: skip?.detail ?? '' });
       }
     }
-    await batch.commit(key.groupId, this);
+    if (!duplicate) {
+      await batch.commit(key.groupId, this);
+      await this.batches.recordBatch(key.groupId, digest, this.now());
+    }
     return bulkReply(outcomes, index ?? 'sysmon', this.now() - started);
   }
 
