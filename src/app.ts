@@ -22,6 +22,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
+import { ingestKeysRoutes } from './modules/ingest-keys/ingest-keys.routes.js';
 import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
 import { installersRoutes } from './modules/installers/installers.routes.js';
 import { licenseRoutes } from './modules/license/license.routes.js';
@@ -34,6 +35,8 @@ import { processSearchRoutes } from './modules/processes/process-search.routes.j
 import { sensorProtocolRoutes } from './modules/sensors/sensor-protocol.routes.js';
 import { sensorsRoutes } from './modules/sensors/sensors.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
+import { elasticRoutes } from './modules/sysmon/elastic.routes.js';
+import { sysmonRoutes } from './modules/sysmon/sysmon.routes.js';
 import { sitesRoutes } from './modules/sites/sites.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { threatReportsRoutes } from './modules/threat-reports/threat-reports.routes.js';
@@ -70,7 +73,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   registerErrorHandling(app);
   registerJsonBodies(app);
   registerNumberBounds(app);
-  registerAuthentication(app, { users: services.users, sensors: services.sensors, sessions: services.sessions });
+  registerAuthentication(app, { users: services.users, sensors: services.sensors, sessions: services.sessions, ingestKeys: services.ingestKeys });
   await registerOpenApi(app, VIGIL_VERSION);
 
   await app.register(infoRoutes, { info: services.info });
@@ -85,6 +88,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(sitesRoutes, { sites: services.sites });
   await app.register(ingressFiltersRoutes, { ingressFilters: services.ingressFilters });
   await app.register(sensorsRoutes, { sensors: services.sensors });
+  await app.register(ingestKeysRoutes, { ingestKeys: services.ingestKeys });
   await app.register(binariesRoutes, { binaries: services.binaries });
   await app.register(bansRoutes, { bans: services.bans });
   await app.register(processDetailRoutes, { processes: services.processes });
@@ -100,6 +104,8 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(dashboardRoutes, { dashboard: services.dashboard });
   await app.register(investigationsRoutes, { investigations: services.investigations });
   await app.register(throttleRoutes, { throttle: services.throttle });
+  await app.register(sysmonRoutes, { sysmon: services.sysmon, bodyLimitBytes: config.eventUploadLimitBytes });
+  await app.register(elasticRoutes, { elastic: services.elastic, bodyLimitBytes: config.eventUploadLimitBytes });
   await app.register(sensorProtocolRoutes, {
     sensors: services.sensors,
     ingest: services.ingest,

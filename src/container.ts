@@ -27,6 +27,11 @@ import { BuildsService } from './modules/builds/builds.service.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { ProcessDetailService } from './modules/processes/process-detail.service.js';
 import { ProcessSearchService } from './modules/processes/process-search.service.js';
+import { IngestKeysService } from './modules/ingest-keys/ingest-keys.service.js';
+import { ElasticCompatService } from './modules/sysmon/elastic.service.js';
+import { SysmonHosts } from './modules/sysmon/sysmon-hosts.js';
+import { SqlSysmonHostsStore } from './modules/sysmon/sysmon-hosts.store.js';
+import { SysmonIngestService } from './modules/sysmon/sysmon-ingest.service.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
@@ -93,6 +98,9 @@ export interface Services {
   processSearch: ProcessSearchService;
   binarySearch: BinarySearchService;
   ingest: IngestPipeline;
+  ingestKeys: IngestKeysService;
+  sysmon: SysmonIngestService;
+  elastic: ElasticCompatService;
   watchlists: WatchlistsService;
   feeds: FeedsService;
   threatReports: ThreatReportsService;
@@ -163,6 +171,12 @@ export async function createContainer(config: Config): Promise<Container> {
   const investigations = new InvestigationsService(new SqlInvestigationsStore(db), stores.processDetail);
   const detection = new DetectionService(new SqlDetectionStore(db), stores.documentTags);
   const usersStore = new SqlUsersStore(db);
+  const binaries = new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries')), (md5s) => detection.binaryTags(md5s));
+  const sysmonHostsStore = new SqlSysmonHostsStore(db);
+  const sysmon = new SysmonIngestService(
+    ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, binaries,
+    config.eventUploadDecodedLimitBytes,
+  );
   const services: Services = {
     users: new UsersService(usersStore, teamsStore, loadOrCreateTokenKey(config.dataDir)),
     sessions: new SessionsService(new SqlSessionsStore(db), usersStore, new LoginThrottle(config.loginBackoffMaxSeconds * 1000), {
@@ -177,7 +191,7 @@ export async function createContainer(config: Config): Promise<Container> {
     ingressFilters,
     sensors,
     bans,
-    binaries: new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries')), (md5s) => detection.binaryTags(md5s)),
+    binaries,
     processes: new ProcessDetailService(stores.processDetail, stores.eventLists, (rows) => detection.segmentTags(rows)),
     liveResponse: liveResponse.service,
     liveResponseFiles: liveResponse.transfers,
@@ -186,6 +200,9 @@ export async function createContainer(config: Config): Promise<Container> {
     ),
     binarySearch: new BinarySearchService(stores.binarySearch, (md5s) => detection.binaryTags(md5s)),
     ingest,
+    ingestKeys: new IngestKeysService(stores.ingestKeys, groupsStore),
+    sysmon,
+    elastic: new ElasticCompatService(sysmon),
     watchlists: new WatchlistsService(new SqlWatchlistsStore(db), detectionActions),
     feeds: new FeedsService(feedsStore, detectionActions, {
       maxBytes: config.feedDownloadLimitBytes, timeoutMs: config.feedDownloadTimeoutSeconds * 1000,

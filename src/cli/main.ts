@@ -10,6 +10,7 @@ import { exitOnSignals, serve } from '../main.js';
 import { MAX_EVENTS_PER_BATCH } from '../ingest/event.schemas.js';
 import { VIGIL_VERSION } from '../version.js';
 import { runMigrate } from './migrate.js';
+import { runImport, type ImportCommandOptions } from './import.js';
 import { runSimulate, type SimulateCommandOptions } from './simulate.js';
 import { addUser, printToken, setPassword } from './users.js';
 
@@ -141,6 +142,23 @@ interface StoreOptions {
 function storeSettings(options: StoreOptions): StoreOptions {
   return { dataDir: options.dataDir, databaseUrl: options.databaseUrl, secretKeyFile: options.secretKeyFile };
 }
+
+program
+  .command('import')
+  .description(
+    'Load exported Sysmon logs into a running server: JSON lines (flat or Winlogbeat/ECS), evtx_dump JSON, ' +
+      'Get-WinEvent JSON or event XML lines, gzip or not (docs/sysmon.md). Importing a file again stores nothing twice. ' +
+      'Prints events read, stored and skipped by reason; exits 1 if a file could not be read to its end.',
+  )
+  .argument('<files...>', 'exported logs')
+  .requiredOption('--server <url>', 'the server, e.g. https://127.0.0.1:8443')
+  .requiredOption('--token <token>', 'API token of an administrator of the group')
+  .option('--group <id>', 'sensor group the hosts join', integerOption('--group', 1), 1)
+  .option('--ca <file>', 'verify the server certificate against this PEM (default: not verified, as it is self-signed)')
+  .option('--json', 'print the summary as JSON')
+  .action(async (files: string[], options: ImportCommandOptions) => {
+    await runImport(files, options);
+  });
 
 function integerOption(flag: string, min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
   return (value) => {

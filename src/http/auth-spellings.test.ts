@@ -85,12 +85,14 @@ describe('authentication whatever the spelling of the path', () => {
     const routes = routesWithPolicies(test.app).filter((route) => route.auth !== 'public');
     assert.ok(routes.filter((r) => r.auth === 'user').length >= 100, `expected the whole API, found ${routes.length}`);
     assert.ok(routes.filter((r) => r.auth === 'sensor').length >= 5, 'expected the sensor protocol');
-    const wrongKind = { user: sensor.headers, sensor: { 'x-auth-token': test.adminToken } };
+    assert.ok(routes.some((r) => r.auth === 'ingest'), 'expected Sysmon ingest');
+    // An ingest route refuses both other kinds at once.
+    const wrongKind = { user: sensor.headers, sensor: { 'x-auth-token': test.adminToken }, ingest: { ...sensor.headers, 'x-auth-token': test.adminToken } };
     const failures: string[] = [];
     for (const route of routes) {
       const path = route.url.replace(/:[^/]+/g, '1');
       for (const { name, target, routes: reachesRoute } of spellings(path, test.url)) {
-        for (const headers of [{}, wrongKind[route.auth as 'user' | 'sensor']]) {
+        for (const headers of [{}, wrongKind[route.auth as 'user' | 'sensor' | 'ingest']]) {
           const { status, body } = await send(test.url, route.method, target, headers);
           const allowed = reachesRoute ? [401] : [401, 404];
           if (!allowed.includes(status) || (status === 401 && route.method !== 'HEAD' && !body.includes('401 Unauthorized'))) {

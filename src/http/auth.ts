@@ -9,12 +9,15 @@
  *   CSRF token in X-CSRF-Token (403 otherwise): the browser sends the cookie on its own, so the
  *   cookie alone proves nothing about who wrote the request.
  * - sensor: Authorization must carry a sensor's id and secret (docs/sensor-protocol.md).
+ * - ingest: Authorization must carry a group's ingest key (docs/sysmon.md). A key opens no other
+ *   route, and no API token or sensor secret opens an ingest route.
  * - A target that routes nowhere needs a token when it looks like /api after normalization, so
  *   an unknown /api path without a token is a 401 too and reveals nothing; other unknown paths are 404.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
+import type { IngestKeyIdentity } from '../domain/ingest-key.js';
 import type { Principal } from '../domain/permissions.js';
 import { looksLikeApiPath, routePolicy, type AuthPolicy } from './route-policy.js';
 import { sessionIdFromCookies } from './session-cookie.js';
@@ -25,6 +28,8 @@ declare module 'fastify' {
     principal: Principal;
     /** Set when that authentication was by the console's session cookie rather than an API token. */
     consoleSession: ConsoleSessionCredential | undefined;
+    /** Set for every request to an `ingest` route that got past authentication. */
+    ingestKey: IngestKeyIdentity;
   }
 }
 
@@ -52,6 +57,11 @@ export interface SensorAuthenticator {
   authenticate(header: string | undefined): Promise<FastifyRequest['sensor']>;
 }
 
+export interface IngestKeyAuthenticator {
+  /** The key behind an Authorization header; throws UnauthorizedError otherwise. */
+  authenticate(header: string | undefined): Promise<IngestKeyIdentity>;
+}
+
 export interface RegisteredRoute {
   method: string;
   url: string;
@@ -68,13 +78,14 @@ export function routesWithPolicies(app: FastifyInstance): readonly RegisteredRou
 /** Must run before any route is registered: a route added earlier would get no policy. */
 export function registerAuthentication(
   app: FastifyInstance,
-  authenticators: { users: Authenticator; sensors: SensorAuthenticator; sessions: SessionAuthenticator },
+  authenticators: { users: Authenticator; sensors: SensorAuthenticator; sessions: SessionAuthenticator; ingestKeys: IngestKeyAuthenticator },
 ): void {
   const routes: RegisteredRoute[] = [];
   registeredRoutes.set(app, routes);
   app.decorateRequest('principal', undefined as unknown as Principal);
   app.decorateRequest('consoleSession', undefined);
   app.decorateRequest('sensor', undefined as unknown as FastifyRequest['sensor']);
+  app.decorateRequest('ingestKey', undefined as unknown as IngestKeyIdentity);
 
   app.addHook('onRoute', function assignPolicy(route) {
     const auth = routePolicy(this, String(route.method), route.url ?? '', route.config?.auth);
@@ -88,6 +99,9 @@ export function registerAuthentication(
         return;
       case 'sensor':
         request.sensor = await authenticators.sensors.authenticate(request.headers.authorization);
+        return;
+      case 'ingest':
+        request.ingestKey = await authenticators.ingestKeys.authenticate(request.headers.authorization);
         return;
       case 'user': {
         const header = request.headers['x-auth-token'];

@@ -27,6 +27,10 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
             type: 'apiKey', in: 'header', name: 'Authorization',
             description: 'Sensor protocol only (docs/sensor-protocol.md): "Sensor <sensor_id>:<sensor_secret>"',
           },
+          ingestKey: {
+            type: 'apiKey', in: 'header', name: 'Authorization',
+            description: 'Sysmon ingest only (docs/sysmon.md): a group\'s ingest key as "Bearer <key>", "ApiKey <key>" or Basic with the key as password',
+          },
         },
       },
       security: [{ apiToken: [] }],

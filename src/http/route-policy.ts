@@ -4,12 +4,13 @@
  *
  * - `user`: an analyst's API token in X-Auth-Token. Every route under /api, unless it says otherwise.
  * - `sensor`: a sensor's `Authorization: Sensor <id>:<secret>`. Every route under /sensor.
+ * - `ingest`: a group's ingest key in Authorization (Sysmon shippers). Only where a route says so.
  * - `public`: nothing. Only where a route (config.auth) or its plugin scope (declareScopePolicy)
  *   says so; a route that is neither under /api nor /sensor and says nothing stops the start.
  */
 import type { FastifyInstance } from 'fastify';
 
-export type AuthPolicy = 'user' | 'sensor' | 'public';
+export type AuthPolicy = 'user' | 'sensor' | 'ingest' | 'public';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,7 +38,7 @@ export function routePolicy(scope: FastifyInstance, method: string, url: string,
   if (underPrefix(url, '/api')) return 'user';
   if (underPrefix(url, '/sensor')) return 'sensor';
   throw new MissingRoutePolicyError(
-    `${method} ${url} has no authentication policy: give it config.auth ('user', 'sensor' or 'public')`,
+    `${method} ${url} has no authentication policy: give it config.auth ('user', 'sensor', 'ingest' or 'public')`,
   );
 }
 

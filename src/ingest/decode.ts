@@ -36,7 +36,8 @@ export async function decodeBatch(raw: Buffer, contentEncoding: string | undefin
   return parsed;
 }
 
-async function decompress(raw: Buffer, encoding: string | undefined, maxDecodedBytes: number): Promise<string> {
+/** The body as text, gunzipped when its Content-Encoding says gzip, refused whole when it cannot be read. */
+export async function decompress(raw: Buffer, encoding: string | undefined, maxDecodedBytes: number): Promise<string> {
   if (encoding === undefined || encoding === '' || encoding === 'identity') return raw.toString('utf8');
   if (encoding !== 'gzip') throw new IngestRejection('bad_encoding', `Unsupported Content-Encoding ${encoding}`);
   try {

@@ -14,7 +14,7 @@ import type { FilterGate } from './ingress-gate.js';
 import { EventPreparer } from './prepare.js';
 import { normalizeEvent } from './normalize.js';
 import { IngestRejection, counter, type BatchRejectionReason } from './rejection.js';
-import { validateEvents } from './validate.js';
+import { validateEvents, type EventRejection } from './validate.js';
 
 /** The ingress filters' service, as the pipeline uses it. */
 export interface IngressFilterSource {
@@ -52,13 +52,24 @@ export class IngestPipeline {
       if (error instanceof IngestRejection) await this.countRejectedBatch(sensor.id, error.batchReason);
       throw error;
     }
-    const { sequence } = batch;
     const { valid, rejected } = validateEvents(batch.events);
-    const counters = new Map<string, number>();
-    for (const { reason } of rejected) {
-      const name = counter.eventRejected(reason);
-      counters.set(name, (counters.get(name) ?? 0) + 1);
-    }
+    const outcome = await this.commitEvents(sensor, () => batch.sequence, valid, countRejections(rejected, new Map()));
+    return { ...outcome, rejected: outcome.duplicate ? [] : rejected };
+  }
+
+  /**
+   * Events decoded at another edge (Sysmon) for a sensor without a protocol of its own: checked
+   * like uploaded ones, then stored under the sequence `nextSequence` gives, drawn only once the
+   * batch goes to the writer so that batches of one sensor take their sequences in commit order.
+   * `counters`: what the edge counted (its own rejections), recorded with the batch.
+   */
+  async append(sensor: SensorIdentity, events: readonly unknown[], counters: Map<string, number>, nextSequence: () => number): Promise<EventsReply> {
+    const { valid, rejected } = validateEvents(events);
+    const outcome = await this.commitEvents(sensor, nextSequence, valid, countRejections(rejected, counters));
+    return { ...outcome, rejected };
+  }
+
+  private async commitEvents(sensor: SensorIdentity, sequenceOf: () => number, valid: SensorEvent[], counters: Map<string, number>): Promise<Omit<EventsReply, 'rejected'>> {
     for (const event of valid) normalizeEvent(event);
     this.gate.use(await this.filters.compiled());
     const prepared = this.preparer.prepare({ sensorId: sensor.id, groupId: sensor.groupId, osType: sensor.osType }, valid);
@@ -66,18 +77,13 @@ export class IngestPipeline {
     // Only these are needed once committed. Holding the whole parsed batch until then (hundreds of
     // milliseconds) let every event outlive the young generation and be collected the costly way.
     const blocks = valid.filter((event) => event.type === 'processblock');
+    const sequence = sequenceOf();
     const outcome = await this.writer.write({ sensor, sequence, ...prepared, counters });
     if (!outcome.duplicate) {
       for (const listener of this.commitListeners) listener();
       await this.blocks.recordBlocks(sensor, blocks);
     }
-    return {
-      sequence,
-      duplicate: outcome.duplicate,
-      accepted: outcome.accepted,
-      filtered: outcome.filtered,
-      rejected: outcome.duplicate ? [] : rejected,
-    };
+    return { sequence, duplicate: outcome.duplicate, accepted: outcome.accepted, filtered: outcome.filtered };
   }
 
   /** Told after each upload's events are committed (the detection matcher then checks them). */
@@ -93,4 +99,12 @@ export class IngestPipeline {
   flush(): Promise<void> {
     return this.writer.flush();
   }
+}
+
+function countRejections(rejected: readonly EventRejection[], counters: Map<string, number>): Map<string, number> {
+  for (const { reason } of rejected) {
+    const name = counter.eventRejected(reason);
+    counters.set(name, (counters.get(name) ?? 0) + 1);
+  }
+  return counters;
 }

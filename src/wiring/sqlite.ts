@@ -15,6 +15,7 @@ import { openSecretBox, secretKeyPath } from '../db/secrets/secret-key.js';
 import { ThreadedAlertChanges } from '../modules/alerts/alert-changes.threaded.js';
 import { SqlAlertsStore } from '../modules/alerts/alerts.store.js';
 import { SqlFeedsStore } from '../modules/feeds/feeds.store.js';
+import { SqlIngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js';
 import { chunkFilePath } from '../modules/partitions/partition-files.js';
 import { sqliteSegmentChunks } from '../modules/processes/chunk-files.sqlite.js';
 import { ThreadedEventStore } from '../modules/processes/event-store.threaded.js';
@@ -29,7 +30,7 @@ import type { DatabaseStores } from './stores.js';
 
 export async function openSqliteStores(config: Config): Promise<DatabaseStores> {
   const db = await openDatabase(config);
-  const { installCodes, feeds } = await secretStores(db, config).catch(async (error: unknown) => {
+  const { installCodes, feeds, ingestKeys } = await secretStores(db, config).catch(async (error: unknown) => {
     await db.close();
     throw error;
   });
@@ -50,6 +51,7 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
     db,
     installCodes,
     feeds,
+    ingestKeys,
     events,
     partitionLocation: (partitionId) => chunkFilePath(file, partitionId),
     processDetail: new SqlProcessDetailStore(db, sqliteSegmentChunks(db)),
@@ -77,5 +79,6 @@ async function secretStores(db: SqliteDatabase, config: Config) {
   const installCodes = new SqlInstallCodesStore(db, secrets);
   const feeds = new SqlFeedsStore(db, secrets);
   await sealPlaintextSecrets(db, [installCodes, feeds]);
-  return { installCodes, feeds };
+  const ingestKeys = new SqlIngestKeysStore(db, secrets);
+  return { installCodes, feeds, ingestKeys };
 }

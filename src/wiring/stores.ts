@@ -12,6 +12,7 @@ import type { AlertChanger, AlertsStore } from '../modules/alerts/alerts.store.j
 import type { BinarySearchStore } from '../modules/binaries/binary-search.store.js';
 import type { DashboardStore } from '../modules/dashboard/dashboard.store.js';
 import type { FeedsStore } from '../modules/feeds/feeds.store.js';
+import type { IngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js';
 import type { PartitionWriter } from '../modules/partitions/partitions.store.js';
 import type { ProcessDetailStore } from '../modules/processes/process-detail.store.js';
 import type { EventListStore } from '../modules/processes/process-events.store.js';
@@ -25,6 +26,7 @@ export interface DatabaseStores {
   /** The stores that seal what they keep, under the data dir's secret key. */
   installCodes: InstallCodesStore;
   feeds: FeedsStore;
+  ingestKeys: IngestKeysStore;
   /** The event writer: ingest batches and partition changes (rollover, mount, delete). */
   events: EventStore & PartitionWriter;
   /** Where a partition's events are kept, as the partitions API shows it (`dir`). */

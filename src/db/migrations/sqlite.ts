@@ -846,7 +846,47 @@ export const sqliteMigrations: readonly Migration[] = [
     `,
   },
   {
-    // 17 and 18 are taken by work on other branches; versions need only grow.
+    version: 17,
+    name: 'Sysmon ingest: per-group ingest keys, the sensor each host became, imported batches',
+    sql: `
+      -- Keys shippers present to send Sysmon events into a group. Only a keyed hash of the key is
+      -- kept (key_lookup, as install codes): it is shown once, when created.
+      CREATE TABLE ingest_keys (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        group_id INTEGER NOT NULL REFERENCES sensor_groups (id) ON DELETE CASCADE,
+        name TEXT NOT NULL DEFAULT '',
+        key_lookup TEXT NOT NULL UNIQUE,
+        created_by TEXT NOT NULL DEFAULT '',
+        created_ms INTEGER NOT NULL,
+        revoked_ms INTEGER
+      );
+      CREATE INDEX ingest_keys_by_group ON ingest_keys (group_id);
+
+      -- What reports for a sensor: Vigil's own agent, or Sysmon through a shipper (no agent that
+      -- could isolate, restart, uninstall or answer live response).
+      ALTER TABLE sensors ADD COLUMN agent TEXT NOT NULL DEFAULT 'vigil';
+
+      -- Each host that sent Sysmon events is a sensor of its group; host_name is the host's name
+      -- without its domain, lowercased.
+      CREATE TABLE sysmon_hosts (
+        group_id INTEGER NOT NULL REFERENCES sensor_groups (id) ON DELETE CASCADE,
+        host_name TEXT NOT NULL,
+        sensor_id INTEGER NOT NULL UNIQUE REFERENCES sensors (id) ON DELETE CASCADE,
+        PRIMARY KEY (group_id, host_name)
+      );
+
+      -- Batches of events already stored, by the digest their sender gave them, so that importing
+      -- the same file again stores nothing twice.
+      CREATE TABLE sysmon_batches (
+        group_id INTEGER NOT NULL REFERENCES sensor_groups (id) ON DELETE CASCADE,
+        digest TEXT NOT NULL,
+        stored_ms INTEGER NOT NULL,
+        PRIMARY KEY (group_id, digest)
+      );
+    `,
+  },
+  {
+    // 18 is taken by work on another branch; versions need only grow.
     version: 19,
     name: 'console sessions',
     sql: `

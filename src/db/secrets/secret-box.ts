@@ -11,7 +11,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** Where a sealed value belongs; opening it as anything else fails. */
-export type SecretPurpose = 'install-code' | 'feed-password' | 'feed-client-key' | 'key-check' | 'token-key';
+export type SecretPurpose = 'install-code' | 'ingest-key' | 'feed-password' | 'feed-client-key' | 'key-check' | 'token-key';
 
 /** The stored value does not open under this key: another key sealed it, or it was altered. */
 export class SecretUnreadableError extends Error {}

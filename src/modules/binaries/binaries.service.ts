@@ -51,6 +51,11 @@ export class BinariesService {
     return { md5, stored: content !== undefined || (await this.content.has(md5)) };
   }
 
+  /** Files a sensor saw, known by their metadata only (Sysmon hosts' process images and loaded modules). */
+  async seen(sensor: SensorIdentity, metadata: readonly BinaryMetadata[]): Promise<void> {
+    await this.store.recordSeen(metadata, sensor.id, this.now());
+  }
+
   /** Where a route stages uploaded content. */
   stagingPath(): Promise<string> {
     return this.content.stagingPath();

@@ -41,4 +41,18 @@ export function binariesStoreContract(fresh: () => Promise<SqlDatabase>): void {
     ]);
     assert.equal(await binaries.get('0'.repeat(32)), undefined);
   });
+  it('records the files a sensor saw, without content, as single uploads would', async () => {
+    const db = await fresh();
+    const binaries = new SqlBinariesStore(db);
+    const sensor = await registerSensor(db, 'WIN-SEEN');
+    const other = 'CD'.repeat(16);
+    await binaries.recordSeen([
+      { md5: MD5, size: 0, observed_filename: 'C:\\Windows\\System32\\comsvcs.dll', company_name: 'Microsoft Corporation' },
+      { md5: other, size: 0, observed_filename: 'C:\\Tools\\x.exe' },
+    ], sensor, 500);
+    await binaries.recordSeen([], sensor, 600);
+    assert.equal((await binaries.get(MD5))?.metadata.company_name, 'Microsoft Corporation');
+    assert.equal((await binaries.get(MD5))?.storedSize, 0, 'no content');
+    assert.deepEqual((await binaries.observations(other)).map((o) => [o.sensorId, o.observedFilename, o.lastSeenMs]), [[sensor, 'c:\\tools\\x.exe', 500]]);
+  });
 }

@@ -2,7 +2,7 @@
  * Binary metadata by MD5 and where each binary was seen. Written once against SqlDatabase;
  * binaries.store.contract.ts is the contract every dialect must pass.
  */
-import type { SqlDatabase } from '../../db/database.js';
+import type { SqlDatabase, SqlExecutor } from '../../db/database.js';
 import type { BinaryMetadata } from './binary-upload.schemas.js';
 
 export interface BinaryRecord {
@@ -38,6 +38,8 @@ export interface BinariesStore {
    * ones only refresh last-seen), the content size when content was stored, and one observation.
    */
   record(metadata: BinaryMetadata, storedSize: number | undefined, sensorId: number, nowMs: number): Promise<void>;
+  /** Records files one sensor saw, without content, each as record() would, in one transaction. */
+  recordSeen(metadata: readonly BinaryMetadata[], sensorId: number, nowMs: number): Promise<void>;
   get(md5: string): Promise<BinaryRecord | undefined>;
   /** Every (sensor, filename) the binary was seen as, ordered by sensor id then filename. */
   observations(md5: string): Promise<BinaryObservation[]>;
@@ -47,19 +49,13 @@ export class SqlBinariesStore implements BinariesStore {
   constructor(private readonly db: SqlDatabase) {}
 
   async record(metadata: BinaryMetadata, storedSize: number | undefined, sensorId: number, nowMs: number): Promise<void> {
-    const md5 = metadata.md5.toLowerCase();
+    await this.db.transaction((tx) => recordOne(tx, metadata, storedSize, sensorId, nowMs));
+  }
+
+  async recordSeen(metadata: readonly BinaryMetadata[], sensorId: number, nowMs: number): Promise<void> {
+    if (metadata.length === 0) return;
     await this.db.transaction(async (tx) => {
-      await tx.run(
-        `INSERT INTO binaries (md5, sha256, size, stored_size, metadata, first_seen_ms, last_seen_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (md5) DO UPDATE SET last_seen_ms = excluded.last_seen_ms,
-           stored_size = CASE WHEN excluded.stored_size > binaries.stored_size THEN excluded.stored_size ELSE binaries.stored_size END`,
-        [md5, metadata.sha256?.toLowerCase() ?? '', metadata.size, storedSize ?? 0, JSON.stringify(metadata), nowMs, nowMs],
-      );
-      await tx.run(
-        `INSERT INTO binary_observations (md5, sensor_id, observed_filename, last_seen_ms) VALUES (?, ?, ?, ?)
-         ON CONFLICT (md5, sensor_id, observed_filename) DO UPDATE SET last_seen_ms = excluded.last_seen_ms`,
-        [md5, sensorId, metadata.observed_filename.toLowerCase(), nowMs],
-      );
+      for (const one of metadata) await recordOne(tx, one, undefined, sensorId, nowMs);
     });
   }
 
@@ -100,4 +96,19 @@ export class SqlBinariesStore implements BinariesStore {
         : { hostname: row.computer_name, osType: row.os_type!, groupId: row.group_id!, groupName: row.group_name ?? '' },
     }));
   }
+}
+
+async function recordOne(tx: SqlExecutor, metadata: BinaryMetadata, storedSize: number | undefined, sensorId: number, nowMs: number): Promise<void> {
+  const md5 = metadata.md5.toLowerCase();
+  await tx.run(
+    `INSERT INTO binaries (md5, sha256, size, stored_size, metadata, first_seen_ms, last_seen_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (md5) DO UPDATE SET last_seen_ms = excluded.last_seen_ms,
+       stored_size = CASE WHEN excluded.stored_size > binaries.stored_size THEN excluded.stored_size ELSE binaries.stored_size END`,
+    [md5, metadata.sha256?.toLowerCase() ?? '', metadata.size, storedSize ?? 0, JSON.stringify(metadata), nowMs, nowMs],
+  );
+  await tx.run(
+    `INSERT INTO binary_observations (md5, sensor_id, observed_filename, last_seen_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT (md5, sensor_id, observed_filename) DO UPDATE SET last_seen_ms = excluded.last_seen_ms`,
+    [md5, sensorId, metadata.observed_filename.toLowerCase(), nowMs],
+  );
 }

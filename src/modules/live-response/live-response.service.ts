@@ -53,6 +53,7 @@ export class LiveResponseService {
     const sensor = await this.sensors.get(sensorId);
     if (!sensor) throw new NotFoundError(`Sensor ${sensorId} not found`, true);
     if (sensor.uninstalledMs !== null) throw new ConflictError(`Sensor ${sensorId} is uninstalled`);
+    if (sensor.agent === 'sysmon') throw new ConflictError(`Sensor ${sensorId} is a Sysmon host, which has no agent to run live response`);
     const { session, created } = await this.store.openSession({ sensorId, userId: actor.userId, username: actor.username, nowMs: now });
     if (created) {
       const instructionId = await this.queue.enqueueInstruction(sensorId, 'live_response_session', { session_id: session.id }, now);

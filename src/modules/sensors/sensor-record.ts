@@ -71,8 +71,9 @@ export function toWire(sensor: SensorRecord, nowMs: number, checkinIntervalSecon
     // Vigil sensors stream their events and report no backlog.
     num_eventlog_bytes: '0',
     num_storefiles_bytes: '0',
-    supports_cblr: true,
-    supports_isolation: true,
+    // A Sysmon host has no agent to carry either out.
+    supports_cblr: sensor.agent === 'vigil',
+    supports_isolation: sensor.agent === 'vigil',
     supports_2nd_gen_modloads: false,
     license_expiration: formatRecordTime(NO_LICENSE_EXPIRATION),
     parity_host_id: '0',

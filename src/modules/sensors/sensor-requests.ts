@@ -21,6 +21,7 @@ export interface SensorRequest {
 }
 
 export function planUpdate(current: SensorRecord, request: SensorRequest): SensorUpdate {
+  if (current.agent === 'sysmon') refuseInstructions(current, request);
   const changes: SensorChanges = { groupId: request.groupId, notes: request.notes, eventLogFlushMs: request.eventLogFlushMs };
   const withdraw: string[] = [];
   const enqueue: string[] = [];
@@ -48,6 +49,21 @@ export function planUpdate(current: SensorRecord, request: SensorRequest): Senso
   }
 
   return { changes, withdraw, enqueue };
+}
+
+/**
+ * A Sysmon host only sends events: asking it to isolate, restart or uninstall is refused at once
+ * (cbapi's isolate() then fails instead of waiting for an isolation that never comes).
+ */
+function refuseInstructions(current: SensorRecord, request: SensorRequest): void {
+  const asked = [
+    request.networkIsolationEnabled === true && !current.networkIsolationEnabled && 'isolate it',
+    request.restartQueued === true && 'restart it',
+    request.uninstall === true && 'uninstall it',
+  ].filter(Boolean);
+  if (asked.length > 0) {
+    throw new ConflictError(`Sensor ${current.id} is a Sysmon host, which only sends events: Vigil cannot ${asked.join(' or ')}`);
+  }
 }
 
 /** The request a PUT body makes; the group move is checked by the service first. */

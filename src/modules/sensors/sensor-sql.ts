@@ -36,6 +36,7 @@ export interface SensorRow {
   last_sequence: number;
   event_log_flush_ms: number | null;
   uninstalled_ms: number | null;
+  agent: string;
 }
 
 export const CHECKIN_COLUMNS: Record<keyof Omit<CheckinFacts, 'lastCheckinMs' | 'nextCheckinMs' | 'clockDeltaMs'>, string> = {
@@ -127,6 +128,7 @@ export function toRecord(row: SensorRow): SensorRecord {
     lastSequence: row.last_sequence,
     eventLogFlushMs: row.event_log_flush_ms,
     uninstalledMs: row.uninstalled_ms,
+    agent: row.agent === 'sysmon' ? 'sysmon' : 'vigil',
   };
 }
 

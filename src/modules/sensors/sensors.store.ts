@@ -48,9 +48,16 @@ export interface SensorRecord extends HostFacts {
   eventLogFlushMs: number | null;
   /** When the sensor confirmed an uninstall instruction. */
   uninstalledMs: number | null;
+  agent: SensorAgent;
 }
 
-export type NewSensor = Pick<SensorRecord, 'groupId' | 'secretHash' | 'osType' | 'hostType' | 'registrationMs'> & HostFacts;
+/**
+ * What reports for the sensor: Vigil's agent (the sensor protocol), or Sysmon through a shipper,
+ * which only sends events and can carry out no instruction.
+ */
+export type SensorAgent = 'vigil' | 'sysmon';
+
+export type NewSensor = Pick<SensorRecord, 'groupId' | 'secretHash' | 'osType' | 'hostType' | 'registrationMs'> & HostFacts & { agent?: SensorAgent };
 
 export interface CheckinFacts extends Partial<HostFacts> {
   uptime?: number | undefined;
@@ -148,12 +155,12 @@ export class SqlSensorsStore implements SensorsStore {
     const row = await this.db.get<{ id: number }>(
       `INSERT INTO sensors (group_id, secret_hash, os_type, host_type, computer_name, computer_dns_name, computer_sid,
          os_environment_display_string, build_version_string, build_id, boot_id, network_adapters, physical_memory_size,
-         systemvolume_total_size, systemvolume_free_size, registration_ms, ip_addresses)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+         systemvolume_total_size, systemvolume_free_size, registration_ms, ip_addresses, agent)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [sensor.groupId, sensor.secretHash, sensor.osType, sensor.hostType, sensor.computerName, sensor.computerDnsName,
         sensor.computerSid, sensor.osEnvironmentDisplayString, sensor.buildVersionString, sensor.buildId, sensor.bootId,
         sensor.networkAdapters, sensor.physicalMemorySize, sensor.systemvolumeTotalSize, sensor.systemvolumeFreeSize,
-        sensor.registrationMs, ipAddressesOf(sensor.networkAdapters)],
+        sensor.registrationMs, ipAddressesOf(sensor.networkAdapters), sensor.agent ?? 'vigil'],
     );
     return (await this.get(row!.id))!;
   }

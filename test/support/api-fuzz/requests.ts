@@ -15,7 +15,7 @@ export interface Operation {
   bodySchema: Schema | undefined;
   /** Whether a body goes with it at all (POST, PUT, PATCH, DELETE with a request body). */
   takesBody: boolean;
-  auth: 'api' | 'sensor' | 'none';
+  auth: 'api' | 'sensor' | 'ingest' | 'none';
 }
 
 export interface FuzzRequest {
@@ -28,6 +28,8 @@ export interface FuzzRequest {
 export interface Credentials {
   apiToken: string;
   sensorAuthorization: string;
+  /** An Authorization header with a group's ingest key. */
+  ingestAuthorization: string;
 }
 
 /**
@@ -54,7 +56,8 @@ export function operationsOf(document: { paths: Record<string, Record<string, Ra
         parameters: raw.parameters ?? [],
         bodySchema: raw.requestBody?.content?.['application/json']?.schema,
         takesBody: method !== 'get',
-        auth: security === undefined ? 'api' : security.includes('sensorSecret') ? 'sensor' : security.length ? 'api' : 'none',
+        auth: security === undefined ? 'api' : security.includes('sensorSecret') ? 'sensor' : security.includes('ingestKey') ? 'ingest'
+          : security.length ? 'api' : 'none',
       } satisfies Operation;
     }));
 }
@@ -106,6 +109,7 @@ function authHeaders(operation: Operation, credentials: Credentials): fc.Arbitra
     fc.constant({ authorization: 'Sensor 1:' + '0'.repeat(64) }),
   );
   const right: Record<string, string> = operation.auth === 'sensor' ? { authorization: credentials.sensorAuthorization }
+    : operation.auth === 'ingest' ? { authorization: credentials.ingestAuthorization }
     : operation.auth === 'api' ? { 'x-auth-token': credentials.apiToken } : {};
   return fc.oneof({ weight: 9, arbitrary: fc.constant(right) }, { weight: 1, arbitrary: forged });
 }

@@ -44,7 +44,10 @@ export async function fuzzApi(test: TestApp, options: FuzzOptions): Promise<Fuzz
   const sensor = await registerSensor(test, { computer_name: 'FUZZ-SENSOR' });
   const document = (await test.app.inject({ url: '/openapi.json' })).json();
   const operations = operationsOf(document);
-  const credentials = { apiToken: test.adminToken, sensorAuthorization: sensor.headers.authorization };
+  const ingestKey = (await test.app.inject({
+    method: 'POST', url: '/api/v1/group/1/ingest_key', headers: { 'x-auth-token': test.adminToken }, payload: { name: 'fuzz' },
+  })).json() as { key: string };
+  const credentials = { apiToken: test.adminToken, sensorAuthorization: sensor.headers.authorization, ingestAuthorization: `Bearer ${ingestKey.key}` };
   const arbitrary = fc.constantFrom(...operations).chain((operation) => requestOf(operation, credentials).map((request) => ({ operation, request })));
   const failures: FuzzFailure[] = [];
   const statuses: Record<number, number> = {};

@@ -1,0 +1,170 @@
+/**
+ * bench/sysmon: Sysmon events/s through the Elasticsearch-compatible bulk endpoint, end to end:
+ * `vigil serve` over HTTPS on the embedded store, and a simulated Winlogbeat fleet in this process
+ * that replays the OTRF recordings (shared/fixtures/sysmon) at full speed, doing a shipper's work
+ * for every batch: ECS documents serialized as bulk NDJSON and gzipped.
+ *
+ *   npm run build && node --import tsx bench/sysmon/run.ts [--duration 30] [--connections 8] [--batch-size 2000]
+ *
+ * Each replay round renames the recordings' hosts (WORKSTATION5 → WORKSTATION5-R17), so every
+ * round's processes are new ones on new sensors, as a growing fleet's would be. Only the Sysmon
+ * channel is shipped, as a Winlogbeat configured for Sysmon does. Prints one JSON line: Sysmon
+ * events stored per second, Vigil events accepted per second, bulk p50/p99, peak server RSS and
+ * CPU per event of server and shipper.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { toEcs } from '../../test/support/sysmon-shapes.js';
+
+const BIN = fileURLToPath(new URL('../../bin/vigil.js', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/sysmon/', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '30' },
+    connections: { type: 'string', default: '8' },
+    'batch-size': { type: 'string', default: '2000' },
+  },
+});
+const durationMs = Number(values.duration) * 1000;
+const batchSize = Number(values['batch-size']);
+
+/** The recordings' Sysmon events, flat, in file order. */
+const recorded = readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl.gz')).flatMap((file) =>
+  gunzipSync(readFileSync(join(FIXTURES, file))).toString('utf8').split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((event) => event.Channel === 'Microsoft-Windows-Sysmon/Operational'));
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function rssBytes(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+}
+
+let resent = 0;
+
+/** One request; sent once more if the server closed the kept-alive socket as it was reused (Beats retry too). */
+async function call(agent: Agent, url: string, method: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; body: string }> {
+  try {
+    return await exchange(agent, url, method, headers, body);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error;
+    resent++;
+    return exchange(agent, url, method, headers, body);
+  }
+}
+
+function exchange(agent: Agent, url: string, method: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, agent, headers: body ? { ...headers, 'content-length': String(body.length) } : headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The shipper's work for one batch: round-renamed ECS documents as gzip bulk NDJSON. */
+function bulkBody(round: number, from: number): { body: Buffer; events: number } {
+  const lines: string[] = [];
+  const action = JSON.stringify({ create: { _index: 'logs-winlogbeat-8.15.0' } });
+  let events = 0;
+  for (let i = from; i < Math.min(from + batchSize, recorded.length); i++, events++) {
+    const event = recorded[i]!;
+    const [name, ...domain] = String(event.Hostname).split('.');
+    lines.push(action, JSON.stringify(toEcs({ ...event, Hostname: [`${name}-R${round}`, ...domain].join('.') })));
+  }
+  return { body: gzipSync(lines.join('\n') + '\n', { level: 1 }), events };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-sysmon-'));
+const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+try {
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(https:\/\/[^"]+)".*Vigil is listening/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    server.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
+  });
+  const token = spawnSync(process.execPath, [BIN, 'token', 'admin', '--data-dir', dataDir], { encoding: 'utf8' }).stdout.trim();
+  const agent = new Agent({ keepAlive: true, ca: readFileSync(join(dataDir, 'tls', 'cert.pem')), maxSockets: Number(values.connections) });
+  const created = await call(agent, `${url}/api/v1/group/1/ingest_key`, 'POST', { 'x-auth-token': token, 'content-type': 'application/json' }, Buffer.from('{}'));
+  const headers = {
+    authorization: `Bearer ${(JSON.parse(created.body) as { key: string }).key}`,
+    'content-type': 'application/x-ndjson', 'content-encoding': 'gzip',
+  };
+
+  const serverCpuBefore = cpuSeconds(server.pid!);
+  const shipperCpuBefore = process.cpuUsage();
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(server.pid!))), 1000);
+  const latencies: number[] = [];
+  let sent = 0;
+  let stored = 0;
+  let accepted = 0;
+  let refused = 0;
+  let next = 0;
+  const started = Date.now();
+  // Each connection is one shipper sending its next batch when the last is answered, as Beats do.
+  const shipper = async () => {
+    while (Date.now() - started < durationMs) {
+      const position = next;
+      next += batchSize;
+      const round = Math.floor(position / recorded.length);
+      const { body, events } = bulkBody(round, position % recorded.length);
+      const sentAt = performance.now();
+      const reply = await call(agent, `${url}/ingest/elastic/_bulk`, 'POST', headers, body);
+      latencies.push(performance.now() - sentAt);
+      if (reply.status !== 200) throw new Error(`bulk answered ${reply.status}: ${reply.body.slice(0, 300)}`);
+      const items = (JSON.parse(reply.body) as { items: Record<string, { status: number; result?: string }>[] }).items;
+      sent += events;
+      for (const item of items) {
+        const result = Object.values(item)[0]!;
+        if (result.result === 'created') stored++;
+        else if (result.status >= 300) refused++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Number(values.connections) }, shipper));
+  const elapsedS = (Date.now() - started) / 1000;
+  clearInterval(sampler);
+  const stats = await call(agent, `${url}/api/v1/ingest/stats`, 'GET', { 'x-auth-token': token });
+  accepted = (JSON.parse(stats.body) as { events_accepted?: number }).events_accepted ?? 0;
+  const serverCpu = cpuSeconds(server.pid!) - serverCpuBefore;
+  const shipperUsage = process.cpuUsage(shipperCpuBefore);
+  latencies.sort((a, b) => a - b);
+  const perEvent = (seconds: number) => Math.round((seconds / sent) * 1e7) / 10;
+  console.log(JSON.stringify({
+    duration_s: Math.round(elapsedS * 10) / 10,
+    sysmon_events_sent: sent,
+    sysmon_events_stored: stored,
+    sysmon_events_refused: refused,
+    bulk_requests_resent: resent,
+    sysmon_events_per_s: Math.round(stored / elapsedS),
+    vigil_events_accepted_per_s: Math.round(accepted / elapsedS),
+    bulk_p50_ms: Math.round(latencies[Math.floor(latencies.length * 0.5)] ?? 0),
+    bulk_p99_ms: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
+    server_peak_rss_mb: Math.round(peakRss / 1024 / 1024),
+    server_cpu_us_per_event: perEvent(serverCpu),
+    shipper_cpu_us_per_event: perEvent((shipperUsage.user + shipperUsage.system) / 1e6),
+  }));
+  agent.destroy();
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.on('exit', resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,66 @@
+/**
+ * An Elasticsearch `_bulk` body read as its items: NDJSON action lines (`index`, `create`,
+ * `update`, `delete`), each but `delete` followed by its document line. A line that cannot be
+ * read is one item refused with a reason, never the whole body: the next line is taken as the
+ * next action, as the pairing of the rest cannot be known.
+ */
+export type BulkAction = 'index' | 'create' | 'update' | 'delete';
+
+interface BulkItemHead {
+  action: BulkAction;
+  index: string | undefined;
+  id: string | undefined;
+  /** 1-based line of the action. */
+  line: number;
+}
+
+/** An item with its document, or with why there is none to take. */
+export type BulkItem = BulkItemHead & ({ document: Record<string, unknown> } | { refused: string });
+
+const ACTIONS: ReadonlySet<string> = new Set(['index', 'create', 'update', 'delete']);
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function* bulkItems(text: string): Generator<BulkItem> {
+  const lines = text.split('\n');
+  let i = 0;
+  const next = (): { line: number; content: string } | undefined => {
+    while (i < lines.length) {
+      const content = lines[i++]!.trim();
+      if (content !== '') return { line: i, content };
+    }
+    return undefined;
+  };
+  for (let actionLine = next(); actionLine !== undefined; actionLine = next()) {
+    const parsed = parse(actionLine.content);
+    const [name, meta] = isObject(parsed) && Object.keys(parsed).length === 1 ? Object.entries(parsed)[0]! : [undefined, undefined];
+    if (name === undefined || !ACTIONS.has(name) || !isObject(meta)) {
+      yield { action: 'index', index: undefined, id: undefined, line: actionLine.line, refused: 'not an action line ({"index":{…}}, {"create":{…}}, …)' };
+      continue;
+    }
+    const item = {
+      action: name as BulkAction,
+      index: typeof meta._index === 'string' ? meta._index : undefined,
+      id: typeof meta._id === 'string' ? meta._id : undefined,
+      line: actionLine.line,
+    };
+    if (name === 'delete') {
+      yield { ...item, refused: 'Vigil keeps events as they happened: nothing is deleted' };
+      continue;
+    }
+    const documentLine = next();
+    const document = documentLine === undefined ? undefined : parse(documentLine.content);
+    if (documentLine === undefined) yield { ...item, refused: 'the action has no document line' };
+    else if (!isObject(document)) yield { ...item, refused: 'the document line is not a JSON object' };
+    else if (name === 'update') yield { ...item, refused: 'Vigil keeps events as they happened: nothing is updated' };
+    else yield { ...item, document };
+  }
+}

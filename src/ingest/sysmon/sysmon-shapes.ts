@@ -1,0 +1,84 @@
+/**
+ * The shapes a Windows event arrives in, made flat (the form sysmon-fields.ts reads: `EventID`,
+ * `Channel`, `Hostname` and the EventData fields side by side):
+ *
+ * - flat, as NXLog, Fluent Bit and Vector write it: taken as it is;
+ * - Winlogbeat and Elastic Agent (ECS): `winlog.event_data` beside `winlog.event_id`,
+ *   `winlog.channel` and `winlog.computer_name`, ECS fields standing in for originals a processor
+ *   removed;
+ * - `{"Event":{"System":…,"EventData":…}}`, as evtx_dump writes `.evtx` files as JSON;
+ * - Sysmon for Linux: a syslog line whose `message` holds the event XML, read with
+ *   fast-xml-parser (validated first: the parser itself accepts truncated XML).
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { SysmonRecord } from './sysmon-fields.js';
+
+export type Flattened = { record: SysmonRecord } | { malformed: string };
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const xml = new XMLParser({
+  ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, trimValues: false,
+  isArray: (name) => name === 'Data',
+});
+
+export function flatten(record: Json): Flattened {
+  const message = record.message;
+  if (typeof message === 'string' && message.includes('<Event')) return fromXml(message.slice(message.indexOf('<Event')));
+  if (isObject(record.winlog)) return { record: fromEcs(record, record.winlog) };
+  if (isObject(record.Event) && isObject(record.Event.System)) return { record: fromEventJson(record.Event.System, record.Event.EventData) };
+  return { record };
+}
+
+/** Winlogbeat 7 and 8, Elastic Agent: the event's own fields are winlog.event_data. */
+function fromEcs(document: Json, winlog: Json): SysmonRecord {
+  const data = isObject(winlog.event_data) ? winlog.event_data : {};
+  const host = isObject(document.host) ? document.host : {};
+  const event = isObject(document.event) ? document.event : {};
+  const process = isObject(document.process) ? document.process : {};
+  const parent = isObject(process.parent) ? process.parent : {};
+  const hash = isObject(process.hash) ? process.hash : {};
+  return {
+    // ECS stand-ins first, so that the originals, where present, win.
+    ProcessGuid: process.entity_id, ProcessId: process.pid, Image: process.executable, CommandLine: process.command_line,
+    ParentProcessGuid: parent.entity_id, ParentProcessId: parent.pid, ParentImage: parent.executable,
+    Hashes: [hash.md5 && `MD5=${String(hash.md5)}`, hash.sha256 && `SHA256=${String(hash.sha256)}`].filter(Boolean).join(',') || undefined,
+    ...data,
+    EventID: winlog.event_id ?? event.code,
+    Channel: winlog.channel,
+    Hostname: winlog.computer_name ?? host.hostname ?? host.name,
+    '@timestamp': document['@timestamp'],
+  };
+}
+
+/** evtx_dump's JSON: System's values, some with attributes (`{"#attributes":…,"#text":4688}`), and EventData by name. */
+function fromEventJson(system: Json, eventData: unknown): SysmonRecord {
+  const textOf = (value: unknown) => (isObject(value) ? value['#text'] : value);
+  const created = isObject(system.TimeCreated) && isObject(system.TimeCreated['#attributes']) ? system.TimeCreated['#attributes'].SystemTime : undefined;
+  return {
+    ...(isObject(eventData) ? eventData : {}),
+    EventID: textOf(system.EventID),
+    Channel: textOf(system.Channel),
+    Hostname: textOf(system.Computer),
+    '@timestamp': created,
+  };
+}
+
+function fromXml(text: string): Flattened {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) return { malformed: `the event XML is not well-formed: ${valid.err.msg} (line ${valid.err.line})` };
+  const parsed = xml.parse(text) as Json;
+  const event = isObject(parsed.Event) ? parsed.Event : undefined;
+  if (event === undefined || !isObject(event.System)) return { malformed: 'the XML is no Windows event (no Event/System)' };
+  const system = event.System;
+  const textOf = (value: unknown) => (isObject(value) ? value['#text'] : value);
+  const fields: Json = {};
+  const data = isObject(event.EventData) && Array.isArray(event.EventData.Data) ? event.EventData.Data : [];
+  for (const item of data) {
+    if (isObject(item) && typeof item.Name === 'string') fields[item.Name] = item['#text'] ?? '';
+  }
+  const created = isObject(system.TimeCreated) ? system.TimeCreated.SystemTime : undefined;
+  return { record: { ...fields, EventID: textOf(system.EventID), Channel: textOf(system.Channel), Hostname: textOf(system.Computer), '@timestamp': created } };
+}

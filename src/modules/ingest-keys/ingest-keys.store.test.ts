@@ -1,0 +1,4 @@
+import { forEachDialect } from '../../../test/support/dialects.js';
+import { ingestKeysStoreContract } from './ingest-keys.store.contract.js';
+
+forEachDialect(ingestKeysStoreContract);

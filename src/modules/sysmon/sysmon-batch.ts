@@ -1,0 +1,140 @@
+/**
+ * One request's Sysmon events on their way to the store: decoded one by one (each kept, or
+ * counted by reason), gathered per host, then stored per host through the ordinary pipeline.
+ * The JSON-lines and the bulk endpoints both fill one of these.
+ */
+import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { MAX_EVENTS_PER_BATCH } from '../../ingest/event.schemas.js';
+import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
+import type { SysmonDecoder, SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
+import { flatten } from '../../ingest/sysmon/sysmon-shapes.js';
+import { NOT_FOR_VIGIL, skipCounter, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
+import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
+
+/** Where the gathered events go: the host's sensor, and the pipeline that stores them. */
+export interface SysmonSink {
+  store(groupId: number, host: SysmonHost, events: SensorEvent[], counters: Map<string, number>): Promise<{
+    sensorId: number; accepted: number; filtered: number; rejected: number;
+  }>;
+  /** The files the host's events named, each once, after its events are stored. */
+  binariesSeen(sensorId: number, binaries: readonly SysmonBinary[]): Promise<void>;
+}
+
+/** Errors listed in a reply at most; every one is counted all the same. */
+const ERRORS_LISTED = 50;
+
+export interface Skip {
+  reason: SysmonSkipReason;
+  detail: string;
+}
+
+interface HostEvents {
+  host: SysmonHost;
+  events: SensorEvent[];
+  /** Sysmon events of this host that were kept. */
+  stored: number;
+  /** Kept until the whole batch is read: they are dropped if the host turns out to run Sysmon. */
+  security: { line: number; events: SensorEvent[] }[];
+  counters: Map<string, number>;
+  /** By md5, the first each file was seen under. */
+  binaries: Map<string, SysmonBinary>;
+}
+
+export class SysmonBatch {
+  private read = 0;
+  private readonly skipped: Record<string, number> = {};
+  private readonly errors: SysmonIngestReply['errors'] = [];
+  private readonly hosts = new Map<string, HostEvents>();
+
+  constructor(private readonly decoder: SysmonDecoder, private readonly nowMs: number) {}
+
+  /** Decodes one event, in any shape flatten() reads; answers why, when it is not kept. */
+  add(line: number, document: Record<string, unknown>): Skip | undefined {
+    this.read++;
+    const flat = flatten(document);
+    if ('malformed' in flat) {
+      this.skip(line, 'malformed_xml', flat.malformed, undefined);
+      return { reason: 'malformed_xml', detail: flat.malformed };
+    }
+    const decoded = this.decoder.decode(flat.record, this.nowMs);
+    if ('reason' in decoded) {
+      this.skip(line, decoded.reason, decoded.detail, decoded.host);
+      return decoded;
+    }
+    const entry = this.hostEntry(decoded.host);
+    if (decoded.security) {
+      entry.security.push({ line, events: decoded.events });
+      return undefined;
+    }
+    entry.stored++;
+    for (const event of decoded.events) entry.events.push(event);
+    if (decoded.binary && !entry.binaries.has(decoded.binary.md5)) entry.binaries.set(decoded.binary.md5, decoded.binary);
+    return undefined;
+  }
+
+  /** A line or item refused before it could be decoded (not JSON, unreadable XML, …). */
+  refuse(line: number, reason: SysmonSkipReason, detail: string): void {
+    this.read++;
+    this.skip(line, reason, detail, undefined);
+  }
+
+  /** Stores each host's events (in slices the pipeline takes) and answers what became of them all. */
+  async commit(groupId: number, sink: SysmonSink): Promise<SysmonIngestReply> {
+    const reply: SysmonIngestReply = {
+      duplicate: false, read: this.read, stored: 0, skipped: this.skipped,
+      events: { accepted: 0, filtered: 0, rejected: 0 }, hosts: [], errors: this.errors,
+    };
+    for (const entry of this.hosts.values()) {
+      this.settleSecurityEvents(entry);
+      if (entry.stored === 0) continue;
+      let sensorId = 0;
+      // Exports and shippers do not keep the host's order; a process's timeline should.
+      entry.events.sort((a, b) => a.ts - b.ts);
+      for (let start = 0; start < entry.events.length; start += MAX_EVENTS_PER_BATCH) {
+        // The edge's counters go with the host's first slice only.
+        const counters = start === 0 ? entry.counters : new Map<string, number>();
+        const outcome = await sink.store(groupId, entry.host, entry.events.slice(start, start + MAX_EVENTS_PER_BATCH), counters);
+        sensorId = outcome.sensorId;
+        reply.events.accepted += outcome.accepted;
+        reply.events.filtered += outcome.filtered;
+        reply.events.rejected += outcome.rejected;
+      }
+      await sink.binariesSeen(sensorId, [...entry.binaries.values()]);
+      reply.stored += entry.stored;
+      reply.hosts.push({ hostname: entry.host.name, sensor_id: sensorId, stored: entry.stored });
+    }
+    return reply;
+  }
+
+  private settleSecurityEvents(entry: HostEvents): void {
+    const covered = this.decoder.runsSysmon(entry.host);
+    for (const { line, events } of entry.security) {
+      if (covered) {
+        this.skip(line, 'covered_by_sysmon', 'the host runs Sysmon, whose process events say the same', entry.host);
+      } else {
+        entry.stored++;
+        for (const event of events) entry.events.push(event);
+      }
+    }
+  }
+
+  private skip(line: number, reason: SysmonSkipReason, detail: string, host: SysmonHost | undefined): void {
+    this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
+    if (!NOT_FOR_VIGIL.has(reason) && this.errors.length < ERRORS_LISTED) this.errors.push({ line, reason, detail });
+    if (host) {
+      const counters = this.hostEntry(host).counters;
+      const name = skipCounter(reason);
+      counters.set(name, (counters.get(name) ?? 0) + 1);
+    }
+  }
+
+  private hostEntry(host: SysmonHost): HostEvents {
+    const key = host.name.toLowerCase();
+    let entry = this.hosts.get(key);
+    if (entry === undefined) {
+      entry = { host, events: [], stored: 0, security: [], counters: new Map(), binaries: new Map() };
+      this.hosts.set(key, entry);
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The flat recordings (shared/fixtures/sysmon) converted to the other shapes shippers and
+ * converters write, so every shape is tested on the same real events: Winlogbeat/ECS documents,
+ * evtx_dump's `{"Event":…}` JSON, and the event XML in a syslog message (Sysmon for Linux).
+ */
+
+type Flat = Record<string, unknown>;
+
+/** What the lab's pipeline (NXLog, Logstash) added around the event; the rest is EventData. */
+const ENVELOPE = new Set([
+  'EventID', 'Channel', 'Hostname', 'SourceName', 'Message', 'Keywords', 'Level', 'Task', 'TimeCreated', 'EventTime',
+  'EventReceivedTime', 'ProviderGuid', 'RecordNumber', 'Severity', 'SeverityValue', 'SourceModuleName', 'SourceModuleType',
+  'ExecutionProcessID', 'ThreadID', 'OpcodeValue', 'Version', 'Domain', 'AccountName', 'AccountType', 'UserID', 'EventTypeOrignal',
+  '@timestamp', '@version', 'host', 'port', 'tags',
+]);
+
+function eventData(record: Flat): Record<string, string> {
+  const data: Record<string, string> = {};
+  for (const [name, value] of Object.entries(record)) {
+    if (!ENVELOPE.has(name) && value !== null && value !== undefined) data[name] = String(value);
+  }
+  return data;
+}
+
+/** A Winlogbeat 8 document: ECS envelope, the event's own fields in winlog.event_data. */
+export function toEcs(record: Flat): Flat {
+  const hostname = String(record.Hostname);
+  return {
+    '@timestamp': record['@timestamp'] ?? new Date().toISOString(),
+    event: { code: String(record.EventID), provider: record.SourceName, kind: 'event', module: 'sysmon' },
+    host: { name: hostname.toLowerCase(), hostname: hostname.split('.')[0]!.toLowerCase() },
+    agent: { type: 'winlogbeat', version: '8.15.0' },
+    winlog: {
+      channel: record.Channel, computer_name: hostname, event_id: String(record.EventID), provider_name: record.SourceName,
+      record_id: String(record.RecordNumber ?? 0), event_data: eventData(record),
+    },
+  };
+}
+
+/** evtx_dump --format json: System with attributes under #attributes, EventData by name. */
+export function toEventJson(record: Flat): Flat {
+  return {
+    Event: {
+      '#attributes': { xmlns: 'http://schemas.microsoft.com/win/2004/08/events/event' },
+      System: {
+        Provider: { '#attributes': { Name: record.SourceName } },
+        EventID: record.Channel === 'Security' ? { '#attributes': { Qualifiers: '' }, '#text': Number(record.EventID) } : Number(record.EventID),
+        TimeCreated: { '#attributes': { SystemTime: record['@timestamp'] ?? null } },
+        Channel: record.Channel,
+        Computer: record.Hostname,
+      },
+      EventData: eventData(record),
+    },
+  };
+}
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The event as Sysmon writes it to syslog on Linux, inside the JSON line a shipper posts. */
+export function toSyslogXml(record: Flat, channel = String(record.Channel)): Flat {
+  const data = Object.entries(eventData(record)).map(([name, value]) => `<Data Name="${escapeXml(name)}">${escapeXml(value)}</Data>`).join('');
+  const xml = '<Event><System><Provider Name="Linux-Sysmon" Guid="{ff032593-a8d3-4f13-b0d6-01fc615a0f97}"/>' +
+    `<EventID>${String(record.EventID)}</EventID><Version>5</Version><Level>4</Level><Task>${String(record.EventID)}</Task>` +
+    `<Channel>${escapeXml(channel)}</Channel><Computer>${escapeXml(String(record.Hostname))}</Computer><Security UserId="0"/></System>` +
+    `<EventData>${data}</EventData></Event>`;
+  return { '@timestamp': record['@timestamp'], host: { hostname: record.Hostname }, message: `sysmon: ${xml}` };
+}
