@@ -845,4 +845,19 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX watchlist_binary_hits_by_time ON watchlist_binary_hits (hit_ms);
     `,
   },
+  {
+    version: 18,
+    name: 'leases of the jobs that run once across servers',
+    sql: `
+      -- A scheduled job (watchlist pass, feed sync, storage maintenance) runs on the server that
+      -- holds its lease, until expires_ms; ran_ms is when its last run began, so that the servers
+      -- run it once per period between them (src/jobs/, docs/adr/0021-jobs-across-servers.md).
+      CREATE TABLE job_leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL,
+        ran_ms INTEGER
+      );
+    `,
+  },
 ];

@@ -304,6 +304,14 @@ const groupsAndServer = `
     rules TEXT NOT NULL,
     instruction_id BIGINT NOT NULL
   );
+
+  -- Leases of the scheduled jobs that run once across servers (src/jobs/, ADR 0021).
+  CREATE TABLE job_leases (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    expires_ms BIGINT NOT NULL,
+    ran_ms BIGINT
+  );
 `;
 
 /** Every TEXT column of a script declared with the "C" collation. */
