@@ -17,6 +17,8 @@ export interface JobLeasesStore {
    * servers: of several claims at once, one wins. Resolves whether this claim won.
    */
   claim(name: string, holder: string, nowMs: number, leaseMs: number, everyMs: number): Promise<boolean>;
+  /** Counts job `name` as run at `nowMs` unless it has a lease row already: its first run is then a period away. */
+  schedule(name: string, nowMs: number): Promise<void>;
   /** Extends the holder's lease to `expiresMs`; false when the lease is no longer its own. */
   renew(name: string, holder: string, expiresMs: number): Promise<boolean>;
   /** Frees the holder's lease and records that its run began at `ranMs` (nothing when another holds it now). */
@@ -36,6 +38,10 @@ export class SqlJobLeasesStore implements JobLeasesStore {
       [name, holder, nowMs + leaseMs, nowMs, nowMs - everyMs],
     );
     return won?.holder === holder;
+  }
+
+  async schedule(name: string, nowMs: number): Promise<void> {
+    await this.db.run("INSERT INTO job_leases (name, holder, expires_ms, ran_ms) VALUES (?, '', 0, ?) ON CONFLICT (name) DO NOTHING", [name, nowMs]);
   }
 
   async renew(name: string, holder: string, expiresMs: number): Promise<boolean> {

@@ -17,8 +17,11 @@ export interface JobScheduler {
    * counts as the period's run.
    */
   once(name: string, everyMs: number, work: () => Promise<void>): Promise<boolean>;
-  /** Runs job `name` once every `everyMs` across servers, the first time as soon as it is due. */
-  every(name: string, everyMs: number, work: () => Promise<void>): ScheduledJob;
+  /**
+   * Runs job `name` once every `everyMs` across servers, the first time as soon as it is due,
+   * or, with `immediately: false`, a period after the first server scheduled it.
+   */
+  every(name: string, everyMs: number, work: () => Promise<void>, options?: { immediately?: boolean }): ScheduledJob;
 }
 
 export interface ScheduledJob {
@@ -59,14 +62,15 @@ export class LeasedJobs implements JobScheduler {
     return run;
   }
 
-  every(name: string, everyMs: number, work: () => Promise<void>): ScheduledJob {
+  every(name: string, everyMs: number, work: () => Promise<void>, { immediately = true } = {}): ScheduledJob {
     // Checked at least once per lease, so that a dead holder's job moves within about a lease.
     const checkMs = Math.min(everyMs, this.options.leaseMs);
-    const check = () => void this.once(name, everyMs, work);
+    const scheduled = immediately ? Promise.resolve() : this.leases.schedule(name, this.now()).catch((error: unknown) => this.options.onError?.(name, error));
+    const check = () => void scheduled.then(() => this.once(name, everyMs, work));
     const timer = setInterval(check, checkMs);
     timer.unref();
     this.timers.add(timer);
-    setImmediate(check);
+    if (immediately) setImmediate(check);
     return {
       cancel: () => {
         clearInterval(timer);
