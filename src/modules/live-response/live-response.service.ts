@@ -130,7 +130,13 @@ export class LiveResponseService {
       // wait is the command's full time from now.
       const limitMs = this.expiry.limits.commandTimeoutMs;
       const startsMs = session.attachedMs === null ? now : Math.max(command.createdMs, session.attachedMs);
-      await this.waiters.wait(commandId, startsMs + limitMs - now + 1);
+      const untilMs = startsMs + limitMs + 1;
+      // Woken at once when the answer is recorded here or noticed from another server; the
+      // store is read again every poll in case a notice from another server was lost.
+      while (command.status === 'pending' && (now = this.now()) < untilMs) {
+        await this.waiters.wait(commandId, Math.min(untilMs - now, this.waiters.pollMs));
+        command = (await this.store.getCommand(sessionId, commandId))!;
+      }
       now = this.now();
       await this.expiry.run(now);
       command = (await this.store.getCommand(sessionId, commandId))!;
