@@ -847,7 +847,7 @@ export const sqliteMigrations: readonly Migration[] = [
   },
   {
     version: 18,
-    name: 'leases of the jobs that run once across servers',
+    name: 'leases of the jobs that run once across servers, live-response file content in the database',
     sql: `
       -- A scheduled job (watchlist pass, feed sync, storage maintenance) runs on the server that
       -- holds its lease, until expires_ms; ran_ms is when its last run began, so that the servers
@@ -857,6 +857,15 @@ export const sqliteMigrations: readonly Migration[] = [
         holder TEXT NOT NULL,
         expires_ms INTEGER NOT NULL,
         ran_ms INTEGER
+      );
+
+      -- Live-response file content in the database, in pieces, for servers that share it
+      -- (live-response-content.sql.ts); the embedded server keeps it under the data dir.
+      CREATE TABLE live_response_file_pieces (
+        file_id INTEGER NOT NULL REFERENCES live_response_files (id) ON DELETE CASCADE,
+        piece INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (file_id, piece)
       );
     `,
   },
