@@ -37,6 +37,11 @@ export interface MatcherOptions {
   catchUpIntervalMs: number;
   cursorWriteMs?: number;
   /**
+   * How long the live runs keep the watchlists and reports they read: another server on the
+   * database may change them without this one hearing of it (default 10 s).
+   */
+  searchRefreshMs?: number;
+  /**
    * How long after a watchlist change its catch-up waits: a client creates a watchlist and then
    * turns its alert action on, and hits found in between would tag without alerting.
    */
@@ -72,6 +77,7 @@ export class DetectionMatcher {
   private readonly specs: SpecCompiler;
   private readonly lag = new LagRecorder();
   private searches: Search[] | undefined;
+  private searchesReadMs = 0;
   private chain: Promise<void> = Promise.resolve();
   private live: { fromMs: number; afterRow: number } | undefined;
   private liveTimer: NodeJS.Timeout | undefined;
@@ -209,6 +215,7 @@ export class DetectionMatcher {
     }));
     const reports = (await this.deps.sink.queryReports()).flatMap((r) => reportSearches(r.reportRow, r.queries, r.cursor));
     this.searches = [...watchlists, ...reports];
+    this.searchesReadMs = this.now();
     return this.searches;
   }
 
@@ -221,6 +228,10 @@ export class DetectionMatcher {
 
   private async liveRun(): Promise<void> {
     const live = this.live!;
+    if (this.searches && this.now() - this.searchesReadMs >= (this.options.searchRefreshMs ?? 10_000)) {
+      await this.writeCursors(true);
+      this.searches = undefined;
+    }
     const since = this.pendingSinceMs;
     this.pendingSinceMs = undefined;
     const searches = (await this.currentSearches()).filter((s) => s.index === 'events');
