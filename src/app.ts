@@ -33,6 +33,7 @@ import { processDetailRoutes } from './modules/processes/process-detail.routes.j
 import { processSearchRoutes } from './modules/processes/process-search.routes.js';
 import { sensorProtocolRoutes } from './modules/sensors/sensor-protocol.routes.js';
 import { sensorsRoutes } from './modules/sensors/sensors.routes.js';
+import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { sitesRoutes } from './modules/sites/sites.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { threatReportsRoutes } from './modules/threat-reports/threat-reports.routes.js';
@@ -69,12 +70,13 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   registerErrorHandling(app);
   registerJsonBodies(app);
   registerNumberBounds(app);
-  registerAuthentication(app, { users: services.users, sensors: services.sensors });
+  registerAuthentication(app, { users: services.users, sensors: services.sensors, sessions: services.sessions });
   await registerOpenApi(app, VIGIL_VERSION);
 
   await app.register(infoRoutes, { info: services.info });
   await app.register(partitionsRoutes, { partitions: services.partitions });
   await app.register(usersRoutes, { users: services.users });
+  await app.register(sessionsRoutes, { sessions: services.sessions, secureCookies: config.tls });
   await app.register(teamsRoutes, { teams: services.teams });
   await app.register(groupsRoutes, { groups: services.groups });
   await app.register(dataSharingRoutes, { dataSharing: services.dataSharing });

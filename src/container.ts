@@ -55,6 +55,9 @@ import { SqlLiveResponseStore } from './modules/live-response/live-response.stor
 import { PartitionsService } from './modules/partitions/partitions.service.js';
 import { SqlPartitionsStore } from './modules/partitions/partitions.store.js';
 import { diskSpaceOf, StorageMaintenance } from './modules/partitions/storage-maintenance.js';
+import { LoginThrottle } from './modules/sessions/login-throttle.js';
+import { SessionsService } from './modules/sessions/sessions.service.js';
+import { SqlSessionsStore } from './modules/sessions/sessions.store.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { SqlSitesStore } from './modules/sites/sites.store.js';
 import { TeamsService } from './modules/teams/teams.service.js';
@@ -76,6 +79,7 @@ import { openSqliteStores } from './wiring/sqlite.js';
 
 export interface Services {
   users: UsersService;
+  sessions: SessionsService;
   teams: TeamsService;
   groups: GroupsService;
   sites: SitesService;
@@ -123,7 +127,7 @@ export interface Container {
 
 /**
  * How long a scheduled job's lease lasts unrenewed: the longest another server waits to take over
- * the job of a server that died (ADR 0021). Renewed every third of it, so a pause of the event
+ * the job of a server that died (ADR 0022). Renewed every third of it, so a pause of the event
  * loop up to 40 s does not lose it.
  */
 const JOB_LEASE_MS = 60_000;
@@ -173,8 +177,13 @@ export async function createContainer(config: Config): Promise<Container> {
   );
   const investigations = new InvestigationsService(new SqlInvestigationsStore(db), stores.processDetail);
   const detection = new DetectionService(new SqlDetectionStore(db), stores.documentTags);
+  const usersStore = new SqlUsersStore(db);
   const services: Services = {
-    users: new UsersService(new SqlUsersStore(db), teamsStore, loadOrCreateTokenKey(config.dataDir)),
+    users: new UsersService(usersStore, teamsStore, loadOrCreateTokenKey(config.dataDir)),
+    sessions: new SessionsService(new SqlSessionsStore(db), usersStore, new LoginThrottle(config.loginBackoffMaxSeconds * 1000), {
+      idleMs: config.sessionIdleMinutes * 60_000,
+      maxMs: config.sessionMaxHours * 3_600_000,
+    }),
     teams: new TeamsService(teamsStore),
     groups,
     sites: new SitesService(new SqlSitesStore(db)),

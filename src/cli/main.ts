@@ -11,7 +11,7 @@ import { MAX_EVENTS_PER_BATCH } from '../ingest/event.schemas.js';
 import { VIGIL_VERSION } from '../version.js';
 import { runMigrate } from './migrate.js';
 import { runSimulate, type SimulateCommandOptions } from './simulate.js';
-import { addUser, printToken } from './users.js';
+import { addUser, printToken, setPassword } from './users.js';
 
 const program = new Command('vigil')
   .description('Vigil: an open-source EDR server with the Carbon Black EDR REST API.')
@@ -91,6 +91,19 @@ user
       globalAdmin: options.globalAdmin ?? false,
       readPassword: options.passwordStdin ?? false,
     });
+  });
+
+user
+  .command('passwd')
+  .description('Set a user\'s password for console login: typed twice without echo on a terminal, else read from standard input (never an argument). Ends the user\'s console sessions.')
+  .argument('<username>')
+  // A password typed after the name would sit in the shell history and the process list.
+  .allowExcessArguments(false)
+  .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
+  .addOption(secretKeyOption())
+  .action(async (username: string, options: StoreOptions) => {
+    await setPassword(loadConfig(storeSettings(options), process.env), username);
   });
 
 program

@@ -1,7 +1,7 @@
-/** `vigil token` and `vigil user add`: act on the configured database directly, as its owner. */
+/** `vigil token`, `vigil user add` and `vigil user passwd`: act on the configured database directly, as its owner. */
 import type { Config } from '../config/schema.js';
-import { InvalidRequestError } from '../domain/errors.js';
 import { openShellUsers } from '../wiring/shell-users.js';
+import { readNewPassword, readPasswordFromStdin } from './password-input.js';
 
 export async function printToken(config: Config, username: string): Promise<void> {
   const shell = await openShellUsers(config);
@@ -26,11 +26,14 @@ export async function addUser(
   }
 }
 
-/** The whole of standard input, less one trailing newline (as `echo pw |` sends it). */
-async function readPasswordFromStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-  if (password.length === 0) throw new InvalidRequestError('password: standard input was empty');
-  return password;
+/** Sets a user's password for console login; their open console sessions end with the old one. */
+export async function setPassword(config: Config, username: string): Promise<void> {
+  const password = await readNewPassword(`New password for ${username}: `);
+  const shell = await openShellUsers(config);
+  try {
+    await shell.users.setPasswordFromShell(username, password);
+    process.stdout.write(`Password of ${username} set; their console sessions, if any, have ended.\n`);
+  } finally {
+    await shell.close();
+  }
 }

@@ -73,6 +73,21 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'Open connections from one remote address at most; raise it when many sensors reach the server through one NAT address or proxy (or `vigil simulate` runs more sensors than this from one host).',
     }),
+    sessionIdleMinutes: Type.Integer({
+      default: 30,
+      minimum: 1,
+      description: 'A console session (POST /api/auth/login) not used for this long ends; use is noted at most once a minute.',
+    }),
+    sessionMaxHours: Type.Integer({
+      default: 12,
+      minimum: 1,
+      description: 'A console session ends this long after its login, however much it is used.',
+    }),
+    loginBackoffMaxSeconds: Type.Integer({
+      default: 900,
+      minimum: 1,
+      description: 'Longest wait imposed after failed logins (for one username, or from one address); the wait doubles with each failure past the third, up to this.',
+    }),
     checkinIntervalSeconds: Type.Integer({
       default: 30,
       minimum: 1,

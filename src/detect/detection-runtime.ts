@@ -1,7 +1,7 @@
 /**
  * Detection as the server runs it: the matcher told of every ingest commit and of every watchlist
  * and feed change, and the scheduled feed synchronization, which like the matcher's catch-up
- * passes runs once across servers (docs/adr/0021-jobs-across-servers.md). Failures of background
+ * passes runs once across servers (docs/adr/0022-jobs-across-servers.md). Failures of background
  * work are reported as process warnings; the next run tries again.
  */
 import type { Config } from '../config/schema.js';

@@ -14,7 +14,7 @@
  * so a pass over 500 new watchlists does not hold back the hits of new data.
  *
  * Catch-up passes run once across the servers on one database, under the lease WATCHLIST_PASS
- * (docs/adr/0021-jobs-across-servers.md): the scheduled pass on whichever server claims it each
+ * (docs/adr/0022-jobs-across-servers.md): the scheduled pass on whichever server claims it each
  * period, reading the watchlists and cursors afresh from the database, since another server may
  * have changed them; a pass asked for at start or by a change waits while another server holds
  * the lease and runs after it.

@@ -16,7 +16,9 @@ export type ErrorCode =
   /** A search ran past the server's time limit and was stopped. */
   | 'query_timeout'
   /** The server cannot take the request now; the client may send it again later. */
-  | 'unavailable';
+  | 'unavailable'
+  /** The client must wait before trying again (failed logins slow the next attempt). */
+  | 'too_many_requests';
 
 export class DomainError extends Error {
   constructor(
@@ -47,8 +49,8 @@ export class ConflictError extends DomainError {
 }
 
 export class ForbiddenError extends DomainError {
-  constructor(message: string) {
-    super('forbidden', message);
+  constructor(message: string, reason = 'forbidden') {
+    super('forbidden', message, reason);
   }
 }
 
@@ -91,5 +93,12 @@ export class QueryTimeoutError extends DomainError {
 export class UnavailableError extends DomainError {
   constructor(message: string, reason: string, readonly retryAfterSeconds: number) {
     super('unavailable', message, reason);
+  }
+}
+
+/** Too many failed attempts: the request was refused unread and may be sent again after `retryAfterSeconds`. */
+export class TooManyRequestsError extends DomainError {
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super('too_many_requests', message);
   }
 }

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { as, startTestApp, type TestApp } from '../../test/support/app.js';
+import { routesWithPolicies } from './auth.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -16,19 +17,28 @@ describe('authentication', () => {
   });
   after(() => test.close());
 
+  /** Under /api, only the console's login is public: its password is the credential. */
+  const PUBLIC_API_ROUTES = ['POST /api/auth/login'];
+
   async function apiRoutes(): Promise<{ method: string; url: string }[]> {
+    const publicRoutes = new Set(routesWithPolicies(test.app).filter((r) => r.auth === 'public').map((r) => `${r.method} ${r.url}`));
     const document = (await test.app.inject({ url: '/openapi.json' })).json() as {
       paths: Record<string, Partial<Record<(typeof METHODS)[number], unknown>>>;
     };
     return Object.entries(document.paths)
       .filter(([path]) => path.startsWith('/api'))
       .flatMap(([path, operations]) =>
-        METHODS.filter((m) => operations[m]).map((method) => ({
+        METHODS.filter((m) => operations[m] && !publicRoutes.has(`${m.toUpperCase()} ${path}`)).map((method) => ({
           method: method.toUpperCase(),
           url: path.replace(/\{[^}]+\}/g, '1'),
         })),
       );
   }
+
+  it('has no public /api route but the login', () => {
+    const publicApi = routesWithPolicies(test.app).filter((r) => r.auth === 'public' && r.url.startsWith('/api'));
+    assert.deepEqual(publicApi.map((r) => `${r.method} ${r.url}`), PUBLIC_API_ROUTES);
+  });
 
   it('answers 401 with the Carbon Black page on every /api route, without or with a wrong token', async () => {
     const routes = await apiRoutes();

@@ -3,11 +3,12 @@
  * (reference core §9): 401 and 404 as the Werkzeug HTML pages the real server sent (clients match
  * their text; a few 404s carry a plain-text message clients read instead), 400
  * `{"reason": …, "message": …}` (cbapi keys on reason "query_malformed_syntax"), other client
- * errors as the same JSON, a 503 with Retry-After when the server is too busy to take a write,
+ * errors as the same JSON, a 503 with Retry-After when the server is too busy to take a write, a
+ * 429 with Retry-After while failed logins slow the next one,
  * and a 500 that never leaks internals.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, InvalidRequestError, NotFoundError, UnavailableError, type ErrorCode } from '../domain/errors.js';
+import { DomainError, InvalidRequestError, NotFoundError, TooManyRequestsError, UnavailableError, type ErrorCode } from '../domain/errors.js';
 
 const STATUS_OF: Record<ErrorCode, number> = {
   unauthorized: 401,
@@ -22,6 +23,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   // What Carbon Black's front end answered when a search outlived it.
   query_timeout: 504,
   unavailable: 503,
+  too_many_requests: 429,
 };
 
 const UNAUTHORIZED_PAGE = `<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Final//EN">
@@ -66,7 +68,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (error instanceof InvalidRequestError && error.body) {
         return reply.code(400).type('application/json; charset=utf-8').send(JSON.stringify(error.body));
       }
-      if (error instanceof UnavailableError) reply.header('retry-after', String(error.retryAfterSeconds));
+      if (error instanceof UnavailableError || error instanceof TooManyRequestsError) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+      }
       return send(reply, STATUS_OF[error.code], error.reason, error.message);
     }
     if (error.validation) {

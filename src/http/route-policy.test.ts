@@ -16,7 +16,7 @@ const refuseAll = { authenticate: async () => Promise.reject(new UnauthorizedErr
 function bareApp() {
   const app = Fastify();
   registerErrorHandling(app);
-  registerAuthentication(app, { users: refuseAll as { authenticate(): Promise<Principal> }, sensors: refuseAll as never });
+  registerAuthentication(app, { users: refuseAll as { authenticate(): Promise<Principal> }, sensors: refuseAll as never, sessions: refuseAll as never });
   return app;
 }
 
@@ -61,7 +61,7 @@ describe('route policies', () => {
     const app = Fastify();
     registerErrorHandling(app);
     app.get('/early', () => 'served');
-    registerAuthentication(app, { users: refuseAll as { authenticate(): Promise<Principal> }, sensors: refuseAll as never });
+    registerAuthentication(app, { users: refuseAll as { authenticate(): Promise<Principal> }, sensors: refuseAll as never, sessions: refuseAll as never });
     assert.equal((await app.inject({ url: '/early' })).statusCode, 401);
     await app.close();
   });

@@ -1,6 +1,6 @@
 /**
  * Leases of the scheduled jobs that must run once across every Vigil server on one database
- * (docs/adr/0021-jobs-across-servers.md). A lease names its holder and when it expires; the
+ * (docs/adr/0022-jobs-across-servers.md). A lease names its holder and when it expires; the
  * holder renews it while the job runs, and when the job ends it frees the lease and records when
  * that run began. Another server claims a lease only once it is free or expired and the job's
  * period since its last run began has passed: one run per period, and a dead holder's job is taken

@@ -1,6 +1,6 @@
 /**
  * Scheduled jobs that run once across servers, each under its lease (job-leases.store.ts,
- * docs/adr/0021-jobs-across-servers.md). Every server schedules every job; at each check the
+ * docs/adr/0022-jobs-across-servers.md). Every server schedules every job; at each check the
  * server that claims the lease runs the job and the others skip it. While the job runs, its
  * holder renews the lease every third of the lease time; a holder that dies stops renewing, and
  * the first check of another server after the lease runs out takes the job over.

@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { createContainer, type Container } from '../../src/container.js';
@@ -19,11 +19,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/** `appOptions`: a logger, for tests of what is logged. */
+export async function startTestApp(overrides: Partial<Config> = {}, appOptions: AppOptions = {}): Promise<TestApp> {
   const dataDir = tempDir();
   const config = loadConfig({ dataDir, logLevel: 'silent', ...overrides });
   const container = await createContainer(config);
-  const app = await buildApp(container);
+  const app = await buildApp(container, appOptions);
   const adminToken = (await container.services.users.bootstrapAdmin())!;
   return {
     app,

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's LISTEN/NOTIFY, for news one Vigil server must give the others at once (a command
- * finished: docs/adr/0021-jobs-across-servers.md). A listener keeps a connection of its own,
+ * finished: docs/adr/0022-jobs-across-servers.md). A listener keeps a connection of its own,
  * outside the pool, since LISTEN belongs to a session; when that connection drops it reconnects,
  * and what was notified meanwhile is lost: whoever waits on a notice must also poll, slowly.
  */

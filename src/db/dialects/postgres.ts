@@ -67,7 +67,7 @@ export function translatePostgresError(error: unknown): unknown {
   return error;
 }
 
-class PostgresExecutor implements SqlExecutor {
+export class PostgresExecutor implements SqlExecutor {
   constructor(private readonly queryable: pg.Pool | pg.PoolClient) {}
 
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {

@@ -11,8 +11,10 @@ import type { SqlDatabase } from '../database.js';
 
 const EVENT_STORE_TABLES = new Set([
   'processes', 'segments', 'segment_events', 'segment_chunks', 'event_terms', 'event_postings', 'process_postings',
-  'process_segment_counts', 'host_segment_counts', 'event_partitions', 'event_storage',
+  'process_segment_counts', 'host_segment_counts', 'event_partitions', 'event_storage', 'event_chunks', 'segment_terms',
 ]);
+/** PostgreSQL's partitions of the event tables (segments_p1, …), one per storage partition. */
+const EVENT_PARTITION = /^(segments|event_chunks|segment_terms)_p\d+$/;
 /** SQLite's install codes as kept before migration 14, sealed and dropped at the next start. */
 const SQLITE_ONLY_TABLES = new Set(['sensor_install_codes_plaintext', 'schema_migrations']);
 /** The token key, which SQLite keeps in a file of the data dir and PostgreSQL in the database (ADR 0020). */
@@ -34,7 +36,8 @@ interface Column {
   notNull: boolean;
 }
 
-const relational = (column: Column) => !EVENT_STORE_TABLES.has(column.table) && !SQLITE_ONLY_TABLES.has(column.table)
+const relational = (column: Column) => !EVENT_STORE_TABLES.has(column.table) && !EVENT_PARTITION.test(column.table)
+  && !SQLITE_ONLY_TABLES.has(column.table)
   && !POSTGRES_ONLY_TABLES.has(column.table);
 const shape = (columns: Column[]) => Object.fromEntries(columns.filter(relational).map((c) => [
   `${c.table}.${c.column}`, `${KINDS[c.type] ?? c.type}${c.notNull ? ' not null' : ''}`,

@@ -4,6 +4,7 @@
  * steps; never change a released one.
  */
 import { coreSchema } from './postgres/001-core.js';
+import { EVENTS_MIGRATION } from './postgres/002-events.js';
 import type { Migration } from './types.js';
 
-export const postgresMigrations: readonly Migration[] = [coreSchema];
+export const postgresMigrations: readonly Migration[] = [coreSchema, EVENTS_MIGRATION];

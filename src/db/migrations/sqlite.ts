@@ -851,7 +851,7 @@ export const sqliteMigrations: readonly Migration[] = [
     sql: `
       -- A scheduled job (watchlist pass, feed sync, storage maintenance) runs on the server that
       -- holds its lease, until expires_ms; ran_ms is when its last run began, so that the servers
-      -- run it once per period between them (src/jobs/, docs/adr/0021-jobs-across-servers.md).
+      -- run it once per period between them (src/jobs/, docs/adr/0022-jobs-across-servers.md).
       CREATE TABLE job_leases (
         name TEXT PRIMARY KEY,
         holder TEXT NOT NULL,
@@ -867,6 +867,25 @@ export const sqliteMigrations: readonly Migration[] = [
         data BLOB NOT NULL,
         PRIMARY KEY (file_id, piece)
       );
+    `,
+  },
+  {
+    // 17 is taken by work on another branch; versions need only grow.
+    version: 19,
+    name: 'console sessions',
+    sql: `
+      -- Console sessions (src/modules/sessions/): id_hash is SHA-256 of the cookie's session id,
+      -- which is never stored; password_stamp ends the session when the user's password changes.
+      CREATE TABLE user_sessions (
+        id_hash TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        password_stamp TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        last_seen_ms INTEGER NOT NULL,
+        expires_ms INTEGER NOT NULL
+      );
+      CREATE INDEX user_sessions_by_user ON user_sessions (user_id);
+      CREATE INDEX user_sessions_by_expiry ON user_sessions (expires_ms);
     `,
   },
 ];

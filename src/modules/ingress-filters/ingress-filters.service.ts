@@ -4,7 +4,7 @@
  * reports the processes they matched (recordProcessCounts) for hit_rate.
  *
  * The compiled filters are cached until a write here, and at most `reloadMs`: another server on
- * the database may have changed them (docs/adr/0021-jobs-across-servers.md).
+ * the database may have changed them (docs/adr/0022-jobs-across-servers.md).
  */
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../domain/errors.js';

@@ -1,7 +1,7 @@
 /**
  * Command notices between the servers on one PostgreSQL database: a server that records a
  * command's answer notifies the channel, and every server's listener wakes its own waiters
- * (command-waiters.ts, docs/adr/0021-jobs-across-servers.md).
+ * (command-waiters.ts, docs/adr/0022-jobs-across-servers.md).
  */
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
 import { listen, notify, type Listening } from '../../db/dialects/postgres-listener.js';

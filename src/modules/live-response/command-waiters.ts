@@ -4,7 +4,7 @@
  * database the answer may be recorded on another server than the one the analyst waits on:
  * `notices` carries the news between servers (LISTEN/NOTIFY on PostgreSQL), and a waiter looks at
  * the store again every `pollMs` whatever happens, should a notice be lost
- * (docs/adr/0021-jobs-across-servers.md).
+ * (docs/adr/0022-jobs-across-servers.md).
  */
 export interface CommandNotices {
   /** Tells every server that the command finished; each wakes its waiters (`finished`). */

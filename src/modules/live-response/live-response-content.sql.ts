@@ -1,7 +1,7 @@
 /**
  * Live-response file content kept in the database, in pieces of at most PIECE_BYTES, so that
  * every server on the database reads what a sensor sent through any of them (issue 18 point 5,
- * docs/adr/0021-jobs-across-servers.md). Content streams in piece by piece, so a memory dump is
+ * docs/adr/0022-jobs-across-servers.md). Content streams in piece by piece, so a memory dump is
  * never held whole; a file with any piece has content (an empty file has one empty piece).
  *
  * The file's size in live_response_files, written once `put` has returned, is what says its

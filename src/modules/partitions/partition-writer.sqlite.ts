@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { removeChunkFile } from './partition-files.js';
+import { warmName } from './partition-names.js';
 import type { PartitionChange, PartitionReply, PartitionRequest } from './partitions.store.js';
 
 /** What the writer's event store lets partition changes do to its cached state. */
@@ -174,8 +175,4 @@ export class SqlitePartitionWriter {
   }
 }
 
-/** cbevents_YYYY_MM_DD_hhmm (UTC), Carbon Black's name for a warm partition. */
-export function warmName(startMs: number): string {
-  const iso = new Date(startMs).toISOString();
-  return `cbevents_${iso.slice(0, 4)}_${iso.slice(5, 7)}_${iso.slice(8, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}`;
-}
+export { warmName };

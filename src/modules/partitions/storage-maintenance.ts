@@ -1,6 +1,6 @@
 /**
  * Rollover and retention, checked on a schedule that runs once across servers
- * (docs/adr/0009-partitions.md, docs/adr/0021-jobs-across-servers.md): the hot partition
+ * (docs/adr/0009-partitions.md, docs/adr/0022-jobs-across-servers.md): the hot partition
  * rolls over by age or size; partitions past the retention age are deleted; when the disk fills
  * the server warns first (log and /api/info) and past the limit deletes the oldest partition,
  * whole, one at a time, never the hot one. Deletions are removed in bounded steps on the event

@@ -50,15 +50,15 @@ export function sortPostings(pairs: number[]): number[] {
  * recently written segments are forgotten, and a forgotten segment's terms are posted again,
  * which the index ignores (INSERT OR IGNORE), as it does after a restart.
  */
-export class PostedTerms {
-  private readonly bySegment: LRUCache<number, Set<number>>;
+export class PostedTerms<Term = number> {
+  private readonly bySegment: LRUCache<number, Set<Term>>;
 
   constructor(maxSegments = POSTED_SEGMENTS_KEPT) {
     this.bySegment = new LRUCache({ max: maxSegments });
   }
 
   /** The term ids segment `row` was posted under since it was last remembered; add to it what is posted. */
-  of(row: number): Set<number> {
+  of(row: number): Set<Term> {
     let terms = this.bySegment.get(row);
     if (terms === undefined) this.bySegment.set(row, (terms = new Set()));
     return terms;

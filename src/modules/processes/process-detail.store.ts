@@ -167,7 +167,7 @@ export class SqlProcessDetailStore implements ProcessDetailStore {
   }
 
   /** ` AND <column> NOT BETWEEN …` leaving out segments of unmounted partitions, or nothing. */
-  private async visible(column: string): Promise<string> {
+  protected async visible(column: string): Promise<string> {
     return visibleRows(column, toRanges(await this.db.all<{ first_row: number; last_row: number }>(HIDDEN_RANGES_SQL)));
   }
 

@@ -24,9 +24,12 @@ export interface ProcessSearchRequest {
   onePassCaps?: { collected: number; posted: number };
 }
 
-/** A request as the embedded store's read worker runs it (process-search.sqlite.ts): the query compiled to SQLite. */
+/**
+ * A request with its query compiled for one database: as the embedded store's read worker runs it
+ * (process-search.sqlite.ts, SQLite's compiler) and as PostgreSQL's store does (PostgreSQL's).
+ */
 export interface CompiledProcessSearch extends Omit<ProcessSearchRequest, 'predicate'> {
-  /** The compiled query (src/query/compile/sqlite.ts) over `s` (segments) and `p` (processes). */
+  /** The compiled query (src/query/compile/sqlite.ts or postgres.ts) over `s` (segments) and `p` (processes). */
   condition: {
     sql: string;
     params: readonly SqlParam[];

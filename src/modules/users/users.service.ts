@@ -154,6 +154,12 @@ export class UsersService {
     return token;
   }
 
+  /** `vigil user passwd`: the shell user owns the data dir, so no principal or current password is asked for. */
+  async setPasswordFromShell(username: string, password: string): Promise<void> {
+    await this.existing(username);
+    await this.store.update(username, { passwordHash: await hashPassword(password) });
+  }
+
   /** `vigil token`: the user's current token, or a new one if the key it came from was lost. */
   async tokenFromShell(username: string): Promise<string> {
     return this.currentToken(await this.existing(username));

@@ -1,6 +1,6 @@
 /**
- * Version 1 of the PostgreSQL schema: every table of the embedded store's migrations 1–16 in its
- * final shape, except the event store's own tables (processes, segments, their chunks, terms,
+ * Version 1 of the PostgreSQL schema: every table of the embedded store's migrations 1–16 and 19
+ * in its final shape, except the event store's own tables (processes, segments, their chunks, terms,
  * postings, counts and partitions), which version 2 adds. Types keep what the stores expect of
  * SQLite: integer 0/1 flags (the dialect binds booleans as 0/1), BIGINT ids and epoch
  * milliseconds (read back as numbers), JSON kept as TEXT exactly as written.
@@ -67,6 +67,19 @@ const accessAndSensors = `
     PRIMARY KEY (user_id, team_id)
   );
   CREATE INDEX user_teams_by_team ON user_teams (team_id);
+
+  -- Console sessions (src/modules/sessions/): id_hash is SHA-256 of the cookie's session id, which
+  -- is never stored; password_stamp ends the session when the user's password changes.
+  CREATE TABLE user_sessions (
+    id_hash TEXT PRIMARY KEY,
+    user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    password_stamp TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    last_seen_ms BIGINT NOT NULL,
+    expires_ms BIGINT NOT NULL
+  );
+  CREATE INDEX user_sessions_by_user ON user_sessions (user_id);
+  CREATE INDEX user_sessions_by_expiry ON user_sessions (expires_ms);
 
   -- One install code per group. code_lookup: a keyed hash (HMAC) of the code, to find the group a
   -- sensor registers into; code_sealed: the code sealed under the secret key
@@ -312,7 +325,7 @@ const groupsAndServer = `
     instruction_id BIGINT NOT NULL
   );
 
-  -- Leases of the scheduled jobs that run once across servers (src/jobs/, ADR 0021).
+  -- Leases of the scheduled jobs that run once across servers (src/jobs/, ADR 0022).
   CREATE TABLE job_leases (
     name TEXT PRIMARY KEY,
     holder TEXT NOT NULL,

