@@ -13,6 +13,8 @@ import { SqlDetectionStore } from './detect/detection.store.js';
 import { startDetection } from './detect/detection-runtime.js';
 import type { DetectionMatcher } from './detect/matcher.js';
 import { BatchWriter } from './ingest/batch-writer.js';
+import { SqlJobLeasesStore } from './jobs/job-leases.store.js';
+import { LeasedJobs } from './jobs/leased-jobs.js';
 import { FilterGate } from './ingest/ingress-gate.js';
 import { IngestPipeline } from './ingest/pipeline.js';
 import { AlertsService } from './modules/alerts/alerts.service.js';
@@ -123,11 +125,20 @@ export interface Container {
   storage: StorageMaintenance;
   /** Runs watchlists and feed IOCs against data as it arrives and on schedule. */
   detectionMatcher: DetectionMatcher;
+  /** The scheduled jobs that run once across the servers on the database. */
+  jobs: LeasedJobs;
   /** What in the data dir others could reach before this start took it back (for a warning). */
   loosenedPaths: LoosenedPath[];
   /** Commits what is pending and releases the store. */
   close(): Promise<void>;
 }
+
+/**
+ * How long a scheduled job's lease lasts unrenewed: the longest another server waits to take over
+ * the job of a server that died (ADR 0022). Renewed every third of it, so a pause of the event
+ * loop up to 40 s does not lose it.
+ */
+const JOB_LEASE_MS = 60_000;
 
 export async function createContainer(config: Config): Promise<Container> {
   // Not every store runs on PostgreSQL yet: stop rather than serve half a server (wiring/postgres-pending.ts).
@@ -135,6 +146,10 @@ export async function createContainer(config: Config): Promise<Container> {
   const loosenedPaths = securePrivateDataDir(config.dataDir);
   const stores = await openSqliteStores(config);
   const { db, installCodes, feeds: feedsStore, events: eventStore } = stores;
+  const jobs = new LeasedJobs(new SqlJobLeasesStore(db), {
+    leaseMs: JOB_LEASE_MS,
+    onError: (job, error) => process.emitWarning(`scheduled job ${job}: ${error instanceof Error ? error.message : String(error)}`),
+  });
   const teamsStore = new SqlTeamsStore(db);
   const groupsStore = new SqlGroupsStore(db);
   const groups = new GroupsService(groupsStore, config);
@@ -224,18 +239,20 @@ export async function createContainer(config: Config): Promise<Container> {
     detection,
   };
   const detectionRuntime = startDetection(config, {
-    reads: stores.matchReads, sink: services.detection, ingest, watchlists: services.watchlists, feeds: services.feeds,
+    reads: stores.matchReads, sink: services.detection, ingest, watchlists: services.watchlists, feeds: services.feeds, jobs,
   });
   return {
     config,
     services,
     storage,
     detectionMatcher: detectionRuntime.matcher,
+    jobs,
     loosenedPaths,
     async close() {
       await storage.stop();
       await ingest.flush();
       await detectionRuntime.close();
+      await jobs.stop();
       await stores.close();
     },
   };

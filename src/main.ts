@@ -33,7 +33,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
     if (tls?.created) app.log.info({ certificate: tlsFiles(config.dataDir).certFile }, 'generated a self-signed TLS certificate');
     app.log.info({ url: address, dataDir: config.dataDir }, `Vigil is listening on ${address}`);
     if (adminToken) announceFirstStart({ adminToken, url: address, dataDir: config.dataDir }, out, app.log);
-    container.storage.start(config.storageCheckSeconds * 1000, app.log);
+    container.storage.start(config.storageCheckSeconds * 1000, app.log, container.jobs);
     let stopping: Promise<void> | undefined;
     const shutdown = () =>
       (stopping ??= (async () => {

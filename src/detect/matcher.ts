@@ -13,11 +13,18 @@
  * A catch-up pass is a run per search; a live run asked for meanwhile goes between two of them,
  * so a pass over 500 new watchlists does not hold back the hits of new data.
  *
+ * Catch-up passes run once across the servers on one database, under the lease WATCHLIST_PASS
+ * (docs/adr/0022-jobs-across-servers.md): the scheduled pass on whichever server claims it each
+ * period, reading the watchlists and cursors afresh from the database, since another server may
+ * have changed them; a pass asked for at start or by a change waits while another server holds
+ * the lease and runs after it.
+ *
  * Runs are serial, and each finds only documents its search has not tagged yet, so the live and
  * catch-up paths never report a document twice (total_hits and alerts count it once). A search's
  * cursor moves with the live runs only once it has caught up with them (its cursor is at or past
  * where the live run began); cursors are written at most every `cursorWriteMs` and on close.
  */
+import type { JobScheduler, ScheduledJob } from '../jobs/leased-jobs.js';
 import type { WatchlistRecord } from '../modules/watchlists/watchlists.store.js';
 import type { DetectionService } from './detection-sink.js';
 import type { CursorAdvance } from './detection.store.js';
@@ -29,6 +36,11 @@ export interface MatcherOptions {
   coalesceMs: number;
   catchUpIntervalMs: number;
   cursorWriteMs?: number;
+  /**
+   * How long the live runs keep the watchlists and reports they read: another server on the
+   * database may change them without this one hearing of it (default 10 s).
+   */
+  searchRefreshMs?: number;
   /**
    * How long after a watchlist change its catch-up waits: a client creates a watchlist and then
    * turns its alert action on, and hits found in between would tag without alerting.
@@ -42,6 +54,8 @@ export interface MatcherDeps {
   compile: SearchCompiler;
   sink: DetectionService;
   enabledWatchlists(): Promise<WatchlistRecord[]>;
+  /** Runs the catch-up passes once across servers. */
+  jobs: JobScheduler;
   now?: () => number;
   /** Failures of a run (the matcher carries on with the next). */
   onError?: (error: unknown) => void;
@@ -50,11 +64,20 @@ export interface MatcherDeps {
 /** Documents per sink call: a catch-up over old data may find many, and each call is one transaction. */
 const REPORT_CHUNK = 1000;
 
+/** The lease of catch-up passes, shared by every server on the database. */
+export const WATCHLIST_PASS = 'watchlist-pass';
+
+/** Which IOCs a pass matches against all stored data: none (undefined), all (null) or those of some reports. */
+interface PassScope {
+  iocs?: number[] | null;
+}
+
 export class DetectionMatcher {
   private readonly now: () => number;
   private readonly specs: SpecCompiler;
   private readonly lag = new LagRecorder();
   private searches: Search[] | undefined;
+  private searchesReadMs = 0;
   private chain: Promise<void> = Promise.resolve();
   private live: { fromMs: number; afterRow: number } | undefined;
   private liveTimer: NodeJS.Timeout | undefined;
@@ -62,9 +85,13 @@ export class DetectionMatcher {
   private liveDue = false;
   /** When the oldest commit the next live run covers was acknowledged. */
   private pendingSinceMs: number | undefined;
-  private catchUpTimer: NodeJS.Timeout | undefined;
+  private schedule: ScheduledJob | undefined;
   private changeTimer: NodeJS.Timeout | undefined;
   private feedTimer: NodeJS.Timeout | undefined;
+  /** A pass asked for at start or by a change that has not run yet, and the attempt under way. */
+  private wanted: PassScope | undefined;
+  private attempt: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
   private lastCursorWriteMs = 0;
   private iocVersion = 0;
   private closed = false;
@@ -81,8 +108,8 @@ export class DetectionMatcher {
       this.live = { fromMs: marks.throughMs, afterRow: marks.lastRow };
     });
     this.catchUp({ iocs: null });
-    this.catchUpTimer = setInterval(() => this.catchUp(), this.options.catchUpIntervalMs);
-    this.catchUpTimer.unref();
+    const everyMs = this.options.catchUpIntervalMs;
+    this.schedule = this.deps.jobs.every(WATCHLIST_PASS, everyMs, () => this.pass({}, true), { immediately: false });
   }
 
   /** An ingest commit was acknowledged: match it soon. */
@@ -116,18 +143,19 @@ export class DetectionMatcher {
     return this.lag.stats();
   }
 
-  /** Waits for the runs under way and queued (tests and shutdown). */
+  /** Waits for the runs under way and queued, and a pass being claimed (tests and shutdown). */
   async idle(): Promise<void> {
-    let seen: Promise<void> | undefined;
-    while (seen !== this.chain) {
-      seen = this.chain;
-      await seen;
+    let seen: [Promise<void>, Promise<void> | undefined] | undefined;
+    while (seen?.[0] !== this.chain || seen[1] !== this.attempt) {
+      seen = [this.chain, this.attempt];
+      await Promise.all(seen);
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.catchUpTimer);
+    this.schedule?.cancel();
+    clearTimeout(this.retryTimer);
     clearTimeout(this.liveTimer);
     clearTimeout(this.changeTimer);
     clearTimeout(this.feedTimer);
@@ -135,8 +163,34 @@ export class DetectionMatcher {
     if (this.searches) await this.writeCursors(true);
   }
 
-  private catchUp(what: { iocs?: number[] | null } = {}): void {
-    this.enqueue(async () => {
+  /** Asks for a pass outside the schedule; it runs as soon as no server holds the pass lease. */
+  private catchUp(what: PassScope = {}): void {
+    if (this.closed) return;
+    this.wanted = this.wanted === undefined ? what : mergeScopes(this.wanted, what);
+    this.attempt ??= this.claimWanted().finally(() => (this.attempt = undefined));
+  }
+
+  /** Runs the passes asked for until none is left; asks made meanwhile run next. */
+  private async claimWanted(): Promise<void> {
+    while (this.wanted !== undefined && !this.closed) {
+      const what = this.wanted;
+      this.wanted = undefined;
+      if (await this.deps.jobs.once(WATCHLIST_PASS, 0, () => this.pass(what, false))) continue;
+      // Held by a pass elsewhere (or a scheduled one here): try again after the change delay.
+      this.wanted = this.wanted === undefined ? what : mergeScopes(this.wanted, what);
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => this.catchUp({}), this.options.changeDelayMs ?? 2000);
+      return;
+    }
+  }
+
+  /** One catch-up pass, after the runs queued; `fresh`: reads the searches and cursors from the database first. */
+  private pass(what: PassScope, fresh: boolean): Promise<void> {
+    return this.enqueue(async () => {
+      if (fresh) {
+        await this.writeCursors(true);
+        this.searches = undefined;
+      }
       for (const search of await this.currentSearches()) {
         await this.liveIfDue();
         await this.catchUpSearch(search);
@@ -148,9 +202,10 @@ export class DetectionMatcher {
     });
   }
 
-  private enqueue(task: () => Promise<void>): void {
-    if (this.closed) return;
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    if (this.closed) return this.chain;
     this.chain = this.chain.then(task).catch((error: unknown) => this.deps.onError?.(error));
+    return this.chain;
   }
 
   private async currentSearches(): Promise<Search[]> {
@@ -160,6 +215,7 @@ export class DetectionMatcher {
     }));
     const reports = (await this.deps.sink.queryReports()).flatMap((r) => reportSearches(r.reportRow, r.queries, r.cursor));
     this.searches = [...watchlists, ...reports];
+    this.searchesReadMs = this.now();
     return this.searches;
   }
 
@@ -172,6 +228,10 @@ export class DetectionMatcher {
 
   private async liveRun(): Promise<void> {
     const live = this.live!;
+    if (this.searches && this.now() - this.searchesReadMs >= (this.options.searchRefreshMs ?? 10_000)) {
+      await this.writeCursors(true);
+      this.searches = undefined;
+    }
     const since = this.pendingSinceMs;
     this.pendingSinceMs = undefined;
     const searches = (await this.currentSearches()).filter((s) => s.index === 'events');
@@ -259,4 +319,12 @@ export class DetectionMatcher {
       else this.searches = undefined;
     }
   }
+}
+
+/** Two asks for a pass as one: IOCs of all reports cover any; otherwise the reports of both. */
+function mergeScopes(a: PassScope, b: PassScope): PassScope {
+  if (a.iocs === undefined) return b;
+  if (b.iocs === undefined || a.iocs === null) return a;
+  if (b.iocs === null) return b;
+  return { iocs: [...new Set([...a.iocs, ...b.iocs])] };
 }

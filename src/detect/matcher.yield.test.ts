@@ -51,6 +51,7 @@ describe('detection matcher: catch-up passes and live runs', () => {
       compile: compileSqliteSearch,
       sink: test.container.services.detection,
       enabledWatchlists: () => test.container.services.watchlists.enabledWatchlists(),
+      jobs: test.container.jobs,
     }, { coalesceMs: 10, catchUpIntervalMs: 3_600_000 });
     try {
       matcher.start();

@@ -886,7 +886,30 @@ export const sqliteMigrations: readonly Migration[] = [
     `,
   },
   {
-    // 18 is taken by work on another branch; versions need only grow.
+    version: 18,
+    name: 'leases of the jobs that run once across servers, live-response file content in the database',
+    sql: `
+      -- A scheduled job (watchlist pass, feed sync, storage maintenance) runs on the server that
+      -- holds its lease, until expires_ms; ran_ms is when its last run began, so that the servers
+      -- run it once per period between them (src/jobs/, docs/adr/0022-jobs-across-servers.md).
+      CREATE TABLE job_leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL,
+        ran_ms INTEGER
+      );
+
+      -- Live-response file content in the database, in pieces, for servers that share it
+      -- (live-response-content.sql.ts); the embedded server keeps it under the data dir.
+      CREATE TABLE live_response_file_pieces (
+        file_id INTEGER NOT NULL REFERENCES live_response_files (id) ON DELETE CASCADE,
+        piece INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (file_id, piece)
+      );
+    `,
+  },
+  {
     version: 19,
     name: 'console sessions',
     sql: `

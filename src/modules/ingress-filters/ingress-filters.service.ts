@@ -2,6 +2,9 @@
  * Ingress filters: which events are dropped before they are stored. Any user may read them; only
  * global admins create, change or delete them. The pipeline reads them compiled (compiled()), and
  * reports the processes they matched (recordProcessCounts) for hit_rate.
+ *
+ * The compiled filters are cached until a write here, and at most `reloadMs`: another server on
+ * the database may have changed them (docs/adr/0022-jobs-across-servers.md).
  */
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../domain/errors.js';
@@ -24,12 +27,15 @@ const SETTING_KEYS = Object.keys(IngressFilterSettings.properties) as (keyof Ing
 const CLIENT_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 export class IngressFiltersService {
-  /** The compiled filters, until the next write; a promise so concurrent callers share one load. */
+  /** The compiled filters, until the next write or reload; a promise so concurrent callers share one load. */
   private compiledFilters: Promise<readonly CompiledIngressFilter[]> | undefined;
+  private loadedMs = 0;
 
   constructor(
     private readonly store: IngressFiltersStore,
     private readonly hitRates: IngressHitRates,
+    private readonly reloadMs = 5_000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async list(_actor: Principal): Promise<IngressFilter[]> {
@@ -76,9 +82,10 @@ export class IngressFiltersService {
     return { result: 'success' };
   }
 
-  /** Every filter the pipeline has a use for, compiled, highest priority first; cached until a write. */
+  /** Every filter the pipeline has a use for, compiled, highest priority first; cached until a write, or `reloadMs`. */
   compiled(): Promise<readonly CompiledIngressFilter[]> {
-    if (!this.compiledFilters) {
+    if (!this.compiledFilters || this.now() - this.loadedMs >= this.reloadMs) {
+      this.loadedMs = this.now();
       const loading = this.store.list().then(compileIngressFilters);
       // A failed load is not cached: the next caller tries again.
       loading.catch(() => {

@@ -62,6 +62,6 @@ export class LiveResponseCheckin {
       const file = await this.store.getFile(command.sessionId, command.fileId);
       if (file?.size == null) ({ status, outcome } = { status: 'error', outcome: failure('The sensor reported the file sent, but its content never arrived') });
     }
-    if (await this.store.finishCommand(command.id, status, outcome, nowMs)) this.waiters.finished(command.id);
+    if (await this.store.finishCommand(command.id, status, outcome, nowMs)) await this.waiters.finishedHere(command.id);
   }
 }

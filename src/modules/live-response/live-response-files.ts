@@ -1,7 +1,8 @@
 /**
- * The content of live-response files on disk, under <data dir>/live-response/<file id>. Content
- * streams in (a memory dump may be large) to a temporary file that is renamed into place once
- * complete, so a file id never names a partial file.
+ * Where the content of live-response files is kept. On disk, for the embedded store: under
+ * <data dir>/live-response/<file id>; content streams in (a memory dump may be large) to a
+ * temporary file that is renamed into place once complete, so a file id never names a partial
+ * file. In the database, where several servers share it (live-response-content.sql.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, type ReadStream } from 'node:fs';
@@ -15,7 +16,15 @@ import { pipeline } from 'node:stream/promises';
 /** The content was larger than the limit; nothing was kept. */
 export class ContentTooLargeError extends Error {}
 
-export class LiveResponseFiles {
+export interface LiveResponseContent {
+  /** Stores the stream's bytes as the file's content and answers their count; ContentTooLargeError past the limit. */
+  put(fileId: number, content: Readable): Promise<number>;
+  /** A stream of the content and its size, or undefined when there is none. */
+  open(fileId: number): Promise<{ stream: Readable; size: number } | undefined>;
+  remove(fileIds: readonly number[]): Promise<void>;
+}
+
+export class LiveResponseFiles implements LiveResponseContent {
   constructor(
     private readonly root: string,
     private readonly limitBytes: number,

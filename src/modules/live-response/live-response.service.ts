@@ -19,7 +19,7 @@ import type { CommandWaiters } from './command-waiters.js';
 import { storeLimited } from './file-transfers.js';
 import { commandRequest, instructionOf } from './live-response-commands.js';
 import type { InstructionQueue, LiveResponseExpiry } from './live-response-expiry.js';
-import type { LiveResponseFiles } from './live-response-files.js';
+import type { LiveResponseContent } from './live-response-files.js';
 import { commandWire, fileWire, sessionWire, type SessionSettings } from './live-response-wire.js';
 import type { Command, CommandCreateBody, Session, SessionFile, SessionUpdateBody } from './live-response.schemas.js';
 import type { LiveResponseStore, SessionRecord } from './live-response.store.js';
@@ -41,7 +41,7 @@ export class LiveResponseService {
     private readonly sensors: SensorDirectory,
     private readonly queue: InstructionQueue,
     private readonly expiry: LiveResponseExpiry,
-    private readonly files: LiveResponseFiles,
+    private readonly files: LiveResponseContent,
     private readonly waiters: CommandWaiters,
     private readonly settings: LiveResponseSettings,
     private readonly now: () => number = Date.now,
@@ -131,7 +131,13 @@ export class LiveResponseService {
       // wait is the command's full time from now.
       const limitMs = this.expiry.limits.commandTimeoutMs;
       const startsMs = session.attachedMs === null ? now : Math.max(command.createdMs, session.attachedMs);
-      await this.waiters.wait(commandId, startsMs + limitMs - now + 1);
+      const untilMs = startsMs + limitMs + 1;
+      // Woken at once when the answer is recorded here or noticed from another server; the
+      // store is read again every poll in case a notice from another server was lost.
+      while (command.status === 'pending' && (now = this.now()) < untilMs) {
+        await this.waiters.wait(commandId, Math.min(untilMs - now, this.waiters.pollMs));
+        command = (await this.store.getCommand(sessionId, commandId))!;
+      }
       now = this.now();
       await this.expiry.run(now);
       command = (await this.store.getCommand(sessionId, commandId))!;

@@ -13,6 +13,8 @@ import { tempDir } from '../../../test/support/temp.js';
 import { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { migrate } from '../../db/migrate.js';
 import { sqliteMigrations } from '../../db/migrations/sqlite.js';
+import { SqlJobLeasesStore } from '../../jobs/job-leases.store.js';
+import { LeasedJobs } from '../../jobs/leased-jobs.js';
 import { FilterGate } from '../../ingest/ingress-gate.js';
 import { normalizeEvent } from '../../ingest/normalize.js';
 import { EventPreparer } from '../../ingest/prepare.js';
@@ -65,12 +67,19 @@ describe('storage maintenance', () => {
 
   before(async () => {
     ({ dir, db, events, store, maintenance } = await maintainedStore({ maxPartitionBytes: 0 }, () => now, () => Promise.resolve(disk)));
-    maintenance.start(3_600_000, log);
+    maintenance.start(3_600_000, log, new LeasedJobs(new SqlJobLeasesStore(db), { leaseMs: 60_000 }));
   });
   after(async () => {
     await maintenance.stop();
     await db.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('checks under its lease, so that of several servers on the database one checks per period', async () => {
+    const ran = async () => (await db.get<{ ran_ms: number | null }>("SELECT ran_ms FROM job_leases WHERE name = 'storage-maintenance'"))?.ran_ms;
+    while ((await ran()) == null) await new Promise((resolve) => setTimeout(resolve, 10));
+    const other = new LeasedJobs(new SqlJobLeasesStore(db), { leaseMs: 60_000 });
+    assert.equal(await other.once('storage-maintenance', 3_600_000, () => maintenance.check()), false, 'another server does not check again within the hour');
   });
 
   it('rolls the hot partition over once it is three days old', async () => {

@@ -1,11 +1,13 @@
 /**
- * Rollover and retention, checked on a timer (docs/adr/0009-partitions.md): the hot partition
+ * Rollover and retention, checked on a schedule that runs once across servers
+ * (docs/adr/0009-partitions.md, docs/adr/0022-jobs-across-servers.md): the hot partition
  * rolls over by age or size; partitions past the retention age are deleted; when the disk fills
  * the server warns first (log and /api/info) and past the limit deletes the oldest partition,
  * whole, one at a time, never the hot one. Deletions are removed in bounded steps on the event
  * writer, so ingest keeps flowing between them. The clock and the disk are injected for tests.
  */
 import { statfs } from 'node:fs/promises';
+import type { JobScheduler, ScheduledJob } from '../../jobs/leased-jobs.js';
 import type { PartitionRecord, PartitionsStore, PartitionWriter } from './partitions.store.js';
 
 export interface StorageSettings {
@@ -31,6 +33,9 @@ export interface MaintenanceLog {
 
 const QUIET: MaintenanceLog = { info() {}, warn() {}, error() {} };
 
+/** The lease name of the check, shared by every server on the database. */
+export const STORAGE_JOB = 'storage-maintenance';
+
 /** The file system holding `dir`, as statfs sees it. */
 export async function diskSpaceOf(dir: string): Promise<DiskSpace> {
   const fs = await statfs(dir);
@@ -42,7 +47,7 @@ export class StorageMaintenance {
   /** The work queued so far, one job after another. */
   private chain: Promise<void> = Promise.resolve();
   private checkQueued = false;
-  private timer: NodeJS.Timeout | undefined;
+  private schedule: ScheduledJob | undefined;
   private log: MaintenanceLog = QUIET;
 
   constructor(
@@ -58,17 +63,15 @@ export class StorageMaintenance {
     return this.warning;
   }
 
-  /** Checks now and then every `intervalMs`, logging to `log`. */
-  start(intervalMs: number, log: MaintenanceLog): void {
+  /** Checks once every `intervalMs` across the servers that `jobs` schedules for, logging to `log`. */
+  start(intervalMs: number, log: MaintenanceLog, jobs: JobScheduler): void {
     this.log = log;
-    this.timer = setInterval(() => void this.check(), intervalMs);
-    this.timer.unref();
-    void this.check();
+    this.schedule = jobs.every(STORAGE_JOB, intervalMs, () => this.check());
   }
 
-  /** Stops the timer and waits for the work queued. */
+  /** Stops the schedule and waits for the work queued. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.schedule?.cancel();
     let last;
     while (last !== this.chain) await (last = this.chain);
   }

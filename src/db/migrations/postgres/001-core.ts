@@ -314,6 +314,13 @@ const bansAndLiveResponse = `
     created_ms BIGINT NOT NULL
   );
   CREATE INDEX live_response_files_by_session ON live_response_files (session_id, id);
+  -- File content in pieces, so that every server reads what a sensor sent through any of them.
+  CREATE TABLE live_response_file_pieces (
+    file_id BIGINT NOT NULL REFERENCES live_response_files (id) ON DELETE CASCADE,
+    piece INTEGER NOT NULL,
+    data BYTEA NOT NULL,
+    PRIMARY KEY (file_id, piece)
+  );
 `;
 
 const groupsAndServer = `
@@ -347,6 +354,14 @@ const groupsAndServer = `
     sensor_id BIGINT PRIMARY KEY,
     rules TEXT NOT NULL,
     instruction_id BIGINT NOT NULL
+  );
+
+  -- Leases of the scheduled jobs that run once across servers (src/jobs/, ADR 0022).
+  CREATE TABLE job_leases (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    expires_ms BIGINT NOT NULL,
+    ran_ms BIGINT
   );
 `;
 
