@@ -11,8 +11,8 @@
  *   and token runs: POSIX regular expressions (`~`) built here from the query.
  */
 import type { Match } from '../analysis.js';
-import { raw, sql, type Fragment, type SqlParam } from './fragment.js';
-import { boundedIn, ConditionCompiler, loweredColumnIn, patternCondition, rangeColumnIn, type ConditionDialect } from './shared-conditions.js';
+import { raw, sql, type Fragment } from './fragment.js';
+import { columnConditions, patternCondition, type ConditionDialect } from './shared-conditions.js';
 
 export const PG_TRUE = raw('TRUE');
 export const PG_FALSE = raw('FALSE');
@@ -80,23 +80,5 @@ export const POSTGRES: ConditionDialect = {
   subPathPattern,
 };
 
-/** and / or / not / constants in PostgreSQL's spelling. */
-export abstract class PostgresCompiler extends ConditionCompiler {
-  constructor() {
-    super(POSTGRES);
-  }
-}
-
-/** A column holding lower-cased values (process_name, md5, …): index-friendly comparisons. */
-export function loweredColumn(column: string, match: Match): Fragment {
-  return loweredColumnIn(POSTGRES, column, match);
-}
-
-/** Counts, integers, ids and times: inclusive number ranges, half-open time ranges. */
-export function rangeColumn(column: string, match: Match): Fragment {
-  return rangeColumnIn(POSTGRES, column, match);
-}
-
-export function bounded(column: Fragment, min: SqlParam | null, max: SqlParam | null): Fragment {
-  return boundedIn(POSTGRES, column, min, max);
-}
+/** Lowered-column, range and bound conditions in this dialect (shared-conditions.ts). */
+export const { loweredColumn, rangeColumn, bounded } = columnConditions(POSTGRES);

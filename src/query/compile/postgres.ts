@@ -22,6 +22,7 @@ import { sql, type Fragment } from './fragment.js';
 import { PostgresBinaryConditions, type BinaryScope } from './postgres-binary.js';
 import { likeLiteral, likePattern, POSTGRES, regexBody } from './postgres-shared.js';
 import { termValue } from './postgres-terms.js';
+import { compileBinaryWith } from './shared-binary.js';
 import {
   compileProcessWith, ProcessConditionCompiler, type CompiledCondition, type ProcessCompileOptions, type TermSpec,
 } from './shared-process.js';
@@ -33,8 +34,7 @@ export function compilePostgresProcessCondition(predicate: Predicate, options: P
 }
 
 export function compilePostgresBinaryCondition(predicate: Predicate, scope: BinaryScope = {}): CompiledCondition {
-  const fragment = new PostgresBinaryConditions('b', scope).condition(predicate);
-  return { sql: fragment.text, params: fragment.params, readsSegments: false };
+  return compileBinaryWith(new PostgresBinaryConditions('b', scope), predicate);
 }
 
 /** The characters that separate command-line tokens (values/cmdline.ts), inside a regular expression's brackets. */

@@ -5,15 +5,22 @@
  * Used by binary search and, through a join on md5, by process search. Each dialect's subclass
  * says how it reads the metadata JSON (sqlite-binary.ts, postgres-binary.ts).
  */
-import type { FieldPredicate, Match } from '../analysis.js';
+import type { FieldPredicate, Match, Predicate } from '../analysis.js';
 import { METADATA_PATH } from '../binary-metadata.js';
 import { raw, sql, type Fragment } from './fragment.js';
 import { ConditionCompiler, loweredColumnIn, rangeColumnIn, type ConditionDialect } from './shared-conditions.js';
+import type { CompiledCondition } from './shared-process.js';
 import { binaryTagConditionIn } from './shared-tags.js';
 
 export interface BinaryScope {
   /** Where-seen fields count only observations on sensors of these groups (all when absent). */
   readonly observedInGroups?: readonly number[] | undefined;
+}
+
+/** A binary search's condition on the row `b` (a binary search never reads segments). */
+export function compileBinaryWith(compiler: BinaryConditionCompiler, predicate: Predicate): CompiledCondition {
+  const fragment = compiler.condition(predicate);
+  return { sql: fragment.text, params: fragment.params, readsSegments: false };
 }
 
 /** One metadata value as SQL expressions. */

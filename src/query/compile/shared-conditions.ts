@@ -110,6 +110,15 @@ export function boundedIn(dialect: ConditionDialect, column: Fragment, min: SqlP
   return max !== null ? sql`${column} <= ${max}` : dialect.true;
 }
 
+/** The column conditions bound to one dialect, which its module exports under their usual names. */
+export function columnConditions(dialect: ConditionDialect) {
+  return {
+    loweredColumn: (column: string, match: Match): Fragment => loweredColumnIn(dialect, column, match),
+    rangeColumn: (column: string, match: Match): Fragment => rangeColumnIn(dialect, column, match),
+    bounded: (column: Fragment, min: SqlParam | null, max: SqlParam | null): Fragment => boundedIn(dialect, column, min, max),
+  };
+}
+
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 

@@ -4,8 +4,8 @@
  * sqlite-functions.ts for the query language's keyword and path rules.
  */
 import type { Match } from '../analysis.js';
-import { FALSE, globLiteral, globPattern, raw, sql, TRUE, type Fragment, type SqlParam } from './fragment.js';
-import { boundedIn, ConditionCompiler, loweredColumnIn, rangeColumnIn, type ConditionDialect } from './shared-conditions.js';
+import { FALSE, globLiteral, globPattern, raw, sql, TRUE, type Fragment } from './fragment.js';
+import { columnConditions, type ConditionDialect } from './shared-conditions.js';
 
 /** A keyword function call over `column`, Unicode case-insensitive. */
 export function keywordFunction(column: string, match: Match): Fragment {
@@ -33,23 +33,5 @@ export const SQLITE: ConditionDialect = {
   subPathPattern: (column, pattern) => sql`vigil_subpath_glob(${raw(column)}, ${pattern}, 0)`,
 };
 
-/** and / or / not / constants in SQLite's spelling. */
-export abstract class Compiler extends ConditionCompiler {
-  constructor() {
-    super(SQLITE);
-  }
-}
-
-/** A column holding lower-cased values (process_name, md5, …): index-friendly comparisons. */
-export function loweredColumn(column: string, match: Match): Fragment {
-  return loweredColumnIn(SQLITE, column, match);
-}
-
-/** Counts, integers, ids and times: inclusive number ranges, half-open time ranges. */
-export function rangeColumn(column: string, match: Match): Fragment {
-  return rangeColumnIn(SQLITE, column, match);
-}
-
-export function bounded(column: Fragment, min: SqlParam | null, max: SqlParam | null): Fragment {
-  return boundedIn(SQLITE, column, min, max);
-}
+/** Lowered-column, range and bound conditions in this dialect (shared-conditions.ts). */
+export const { loweredColumn, rangeColumn, bounded } = columnConditions(SQLITE);

@@ -14,6 +14,7 @@ import type { Match, Predicate } from '../analysis.js';
 import { globLiteral, globPattern, joinFragments, raw, sql, type Fragment } from './fragment.js';
 import { BinaryConditions, type BinaryScope } from './sqlite-binary.js';
 import { isExtensionToken } from '../values/cmdline.js';
+import { compileBinaryWith } from './shared-binary.js';
 import {
   compileProcessWith, ProcessConditionCompiler, type CompiledCondition, type ProcessCompileOptions, type TermSpec,
 } from './shared-process.js';
@@ -28,8 +29,7 @@ export function compileProcessCondition(predicate: Predicate, options: ProcessCo
 }
 
 export function compileBinaryCondition(predicate: Predicate, scope: BinaryScope = {}): CompiledCondition {
-  const fragment = new BinaryConditions('b', scope).condition(predicate);
-  return { sql: fragment.text, params: fragment.params, readsSegments: false };
+  return compileBinaryWith(new BinaryConditions('b', scope), predicate);
 }
 
 class ProcessCompiler extends ProcessConditionCompiler {
