@@ -159,8 +159,8 @@ export abstract class ProcessConditionCompiler extends ConditionCompiler {
     if (field === 'blocked_status') return this.dialect.false;
     const through = SHA256_THROUGH_MD5[field];
     if (through) {
-      const known = binaryMd5sWhere(this.dialect, 'sha256', match);
-      return this.segmentsWithTerm([through], match.kind === 'exists' ? { kind: 'any' } : { kind: 'where', condition: sql`value IN (${known})` });
+      if (match.kind === 'exists') return this.segmentsWithTerm([through], { kind: 'any' });
+      return this.segmentsWithTerm([through], { kind: 'where', condition: sql`value IN (${binaryMd5sWhere(this.dialect, 'sha256', match)})` });
     }
     return this.segmentsWithTerm([field], { kind: 'match', field, match });
   }
