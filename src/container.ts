@@ -56,7 +56,6 @@ import { LiveResponseFiles } from './modules/live-response/live-response-files.j
 import { LiveResponseService } from './modules/live-response/live-response.service.js';
 import { SqlLiveResponseStore } from './modules/live-response/live-response.store.js';
 import { PartitionsService } from './modules/partitions/partitions.service.js';
-import { SqlPartitionsStore } from './modules/partitions/partitions.store.js';
 import { diskSpaceOf, StorageMaintenance } from './modules/partitions/storage-maintenance.js';
 import { LoginThrottle } from './modules/sessions/login-throttle.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
@@ -69,7 +68,6 @@ import { SqlTeamsStore } from './modules/teams/teams.store.js';
 import { ThrottleDelivery } from './modules/throttle/throttle-delivery.js';
 import { ThrottleService } from './modules/throttle/throttle.service.js';
 import { SqlThrottleStore } from './modules/throttle/throttle.store.js';
-import { loadOrCreateTokenKey } from './modules/users/token-key.js';
 import { UsersService } from './modules/users/users.service.js';
 import { SqlUsersStore } from './modules/users/users.store.js';
 import { DetectionActions } from './modules/watchlists/detection-actions.service.js';
@@ -77,7 +75,8 @@ import { SqlDetectionActionsStore } from './modules/watchlists/detection-actions
 import { WatchlistsService } from './modules/watchlists/watchlists.service.js';
 import { SqlWatchlistsStore } from './modules/watchlists/watchlists.store.js';
 import { VIGIL_VERSION } from './version.js';
-import { refuseToServePostgres } from './wiring/postgres-pending.js';
+import { openPostgresStores } from './wiring/postgres.js';
+import { tokenKeyFor } from './wiring/shell-users.js';
 import { openSqliteStores } from './wiring/sqlite.js';
 
 export interface Services {
@@ -130,10 +129,8 @@ export interface Container {
 }
 
 export async function createContainer(config: Config): Promise<Container> {
-  // Not every store runs on PostgreSQL yet: stop rather than serve half a server (wiring/postgres-pending.ts).
-  if (config.databaseUrl !== undefined) return refuseToServePostgres(config);
   const loosenedPaths = securePrivateDataDir(config.dataDir);
-  const stores = await openSqliteStores(config);
+  const stores = config.databaseUrl === undefined ? await openSqliteStores(config) : await openPostgresStores(config);
   const { db, installCodes, feeds: feedsStore, events: eventStore } = stores;
   const teamsStore = new SqlTeamsStore(db);
   const groupsStore = new SqlGroupsStore(db);
@@ -152,7 +149,7 @@ export async function createContainer(config: Config): Promise<Container> {
   const detectionActions = new DetectionActions(new SqlDetectionActionsStore(db));
   const ingressFilters = new IngressFiltersService(new SqlIngressFiltersStore(db), new IngressHitRates());
   const gate = new FilterGate();
-  const partitionsStore = new SqlPartitionsStore(db);
+  const partitionsStore = stores.partitions;
   const storage = new StorageMaintenance(partitionsStore, eventStore, {
     rolloverMs: config.partitionRolloverDays * 86_400_000,
     maxPartitionBytes: config.partitionMaxBytes,
@@ -178,7 +175,7 @@ export async function createContainer(config: Config): Promise<Container> {
     config.eventUploadDecodedLimitBytes,
   );
   const services: Services = {
-    users: new UsersService(usersStore, teamsStore, loadOrCreateTokenKey(config.dataDir)),
+    users: new UsersService(usersStore, teamsStore, await tokenKeyFor(config, db)),
     sessions: new SessionsService(new SqlSessionsStore(db), usersStore, new LoginThrottle(config.loginBackoffMaxSeconds * 1000), {
       idleMs: config.sessionIdleMinutes * 60_000,
       maxMs: config.sessionMaxHours * 3_600_000,

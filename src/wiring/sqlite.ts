@@ -17,6 +17,7 @@ import { SqlAlertsStore } from '../modules/alerts/alerts.store.js';
 import { SqlFeedsStore } from '../modules/feeds/feeds.store.js';
 import { SqlIngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js';
 import { chunkFilePath } from '../modules/partitions/partition-files.js';
+import { SqlPartitionsStore } from '../modules/partitions/partitions.store.js';
 import { sqliteSegmentChunks } from '../modules/processes/chunk-files.sqlite.js';
 import { ThreadedEventStore } from '../modules/processes/event-store.threaded.js';
 import { SqlProcessDetailStore } from '../modules/processes/process-detail.store.js';
@@ -53,6 +54,7 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
     feeds,
     ingestKeys,
     events,
+    partitions: new SqlPartitionsStore(db),
     partitionLocation: (partitionId) => chunkFilePath(file, partitionId),
     processDetail: new SqlProcessDetailStore(db, sqliteSegmentChunks(db)),
     eventLists: new PooledEventListStore(searchPool),

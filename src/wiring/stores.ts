@@ -1,6 +1,6 @@
 /**
  * The store implementations that differ by database, as the container receives them from one
- * wiring per dialect (sqlite.ts; PostgreSQL's joins beside it). Stores written once against
+ * wiring per dialect (sqlite.ts, postgres.ts). Stores written once against
  * SqlDatabase (users, groups, sensors, …) the container builds itself on `db`. Nothing here names
  * a driver: services and detect/ see these interfaces only (docs/adr/0018-sqlite-seam.md).
  */
@@ -13,7 +13,7 @@ import type { BinarySearchStore } from '../modules/binaries/binary-search.store.
 import type { DashboardStore } from '../modules/dashboard/dashboard.store.js';
 import type { FeedsStore } from '../modules/feeds/feeds.store.js';
 import type { IngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js';
-import type { PartitionWriter } from '../modules/partitions/partitions.store.js';
+import type { PartitionsStore, PartitionWriter } from '../modules/partitions/partitions.store.js';
 import type { ProcessDetailStore } from '../modules/processes/process-detail.store.js';
 import type { EventListStore } from '../modules/processes/process-events.store.js';
 import type { ProcessSearchStore } from '../modules/processes/process-search.store.js';
@@ -29,6 +29,8 @@ export interface DatabaseStores {
   ingestKeys: IngestKeysStore;
   /** The event writer: ingest batches and partition changes (rollover, mount, delete). */
   events: EventStore & PartitionWriter;
+  /** The partitions as the API lists them. */
+  partitions: PartitionsStore;
   /** Where a partition's events are kept, as the partitions API shows it (`dir`). */
   partitionLocation(partitionId: number): string;
   processDetail: ProcessDetailStore;
