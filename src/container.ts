@@ -3,7 +3,6 @@
  * service once, and knows how to shut them down in order. Nothing below this file chooses an
  * implementation.
  */
-import { join } from 'node:path';
 import type { Config } from './config/schema.js';
 import type { SqlDatabase } from './db/database.js';
 import { securePrivateDataDir, type LoosenedPath } from './db/private-files.js';
@@ -19,7 +18,6 @@ import { AlertsService } from './modules/alerts/alerts.service.js';
 import { BanListDelivery } from './modules/bans/ban-list-delivery.js';
 import { BansService } from './modules/bans/bans.service.js';
 import { SqlBansStore } from './modules/bans/bans.store.js';
-import { BinaryContentStore } from './modules/binaries/binary-content.js';
 import { BinariesService } from './modules/binaries/binaries.service.js';
 import { BinarySearchService } from './modules/binaries/binary-search.service.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
@@ -52,7 +50,7 @@ import { CommandWaiters } from './modules/live-response/command-waiters.js';
 import { FileTransfers } from './modules/live-response/file-transfers.js';
 import { LiveResponseCheckin } from './modules/live-response/live-response-checkin.js';
 import { LiveResponseExpiry } from './modules/live-response/live-response-expiry.js';
-import { LiveResponseFiles } from './modules/live-response/live-response-files.js';
+import type { LiveResponseContent } from './modules/live-response/live-response-files.js';
 import { LiveResponseService } from './modules/live-response/live-response.service.js';
 import { SqlLiveResponseStore } from './modules/live-response/live-response.store.js';
 import { PartitionsService } from './modules/partitions/partitions.service.js';
@@ -144,7 +142,7 @@ export async function createContainer(config: Config): Promise<Container> {
   const throttleStore = new SqlThrottleStore(db);
   const throttleDelivery = new ThrottleDelivery(throttleStore, sensorsStore);
   sensors.onCheckin((sensor, _completed, nowMs) => throttleDelivery.checkin(sensor, nowMs));
-  const liveResponse = buildLiveResponse(config, db, sensorsStore);
+  const liveResponse = buildLiveResponse(config, db, sensorsStore, stores.liveResponseFiles);
   sensors.onCheckin((sensor, completed, nowMs) => liveResponse.checkin.checkin(sensor, completed, nowMs));
   const detectionActions = new DetectionActions(new SqlDetectionActionsStore(db));
   const ingressFilters = new IngressFiltersService(new SqlIngressFiltersStore(db), new IngressHitRates());
@@ -168,7 +166,7 @@ export async function createContainer(config: Config): Promise<Container> {
   const investigations = new InvestigationsService(new SqlInvestigationsStore(db), stores.processDetail);
   const detection = new DetectionService(new SqlDetectionStore(db), stores.documentTags);
   const usersStore = new SqlUsersStore(db);
-  const binaries = new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries')), (md5s) => detection.binaryTags(md5s));
+  const binaries = new BinariesService(new SqlBinariesStore(db), stores.binaryContent, (md5s) => detection.binaryTags(md5s));
   const sysmonHostsStore = new SqlSysmonHostsStore(db);
   const sysmon = new SysmonIngestService(
     ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, binaries,
@@ -239,9 +237,8 @@ export async function createContainer(config: Config): Promise<Container> {
 }
 
 /** Live response: the analyst's service, its part in check-ins, and the sensor's file transfers, over one store. */
-function buildLiveResponse(config: Config, db: SqlDatabase, sensorsStore: SqlSensorsStore) {
+function buildLiveResponse(config: Config, db: SqlDatabase, sensorsStore: SqlSensorsStore, files: LiveResponseContent) {
   const store = new SqlLiveResponseStore(db);
-  const files = new LiveResponseFiles(join(config.dataDir, 'live-response'), config.liveResponseFileLimitBytes);
   const limits = {
     checkinTimeoutMs: config.liveResponseCheckinTimeoutSeconds * 1000,
     sessionTimeoutMs: config.liveResponseSessionTimeoutSeconds * 1000,

@@ -5,6 +5,7 @@
  * starts a thread: PostgreSQL does its work in its own processes, and every server reads what any
  * server wrote (event chunks included), so none keeps state another would need.
  */
+import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { PostgresDatabase } from '../db/dialects/postgres.js';
 import { openConfiguredDatabase } from '../db/open.js';
@@ -13,10 +14,12 @@ import { PostgresDocumentTags } from '../detect/document-tags.postgres.js';
 import { PostgresMatchReads } from '../detect/match.postgres.js';
 import type { EventStore, IngestBatch, IngestOutcome } from '../ingest/event-store.js';
 import { SqlAlertsStore } from '../modules/alerts/alerts.store.js';
+import { PostgresBinaryContent } from '../modules/binaries/binary-content.postgres.js';
 import { PostgresBinarySearchStore } from '../modules/binaries/binary-search.postgres.js';
 import { PostgresDashboardStore } from '../modules/dashboard/dashboard.postgres.js';
 import { SqlFeedsStore } from '../modules/feeds/feeds.store.js';
 import { SqlIngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js';
+import { PostgresLiveResponseFiles } from '../modules/live-response/live-response-files.postgres.js';
 import { PostgresPartitions } from '../modules/partitions/partitions.postgres.js';
 import type { PartitionReply, PartitionRequest, PartitionWriter } from '../modules/partitions/partitions.store.js';
 import { PostgresEventStore } from '../modules/processes/event-store.postgres.js';
@@ -64,6 +67,9 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
     // PostgreSQL runs a bulk change in its own process, without holding a write lock others wait on.
     alertChanges: alerts,
     threatReports: new SqlThreatReportsStore(db),
+    // Uploads are staged and checked in a local directory; only verified content goes to the database.
+    binaryContent: new PostgresBinaryContent(db, join(config.dataDir, 'binaries')),
+    liveResponseFiles: new PostgresLiveResponseFiles(db, config.liveResponseFileLimitBytes),
     async close() {
       await events.close();
       await db.close();

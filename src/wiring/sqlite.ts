@@ -14,8 +14,10 @@ import { sealPlaintextSecrets } from '../db/secrets/seal-plaintext.sqlite.js';
 import { openSecretBox, secretKeyPath } from '../db/secrets/secret-key.js';
 import { ThreadedAlertChanges } from '../modules/alerts/alert-changes.threaded.js';
 import { SqlAlertsStore } from '../modules/alerts/alerts.store.js';
+import { BinaryContentStore } from '../modules/binaries/binary-content.js';
 import { SqlFeedsStore } from '../modules/feeds/feeds.store.js';
 import { SqlIngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js';
+import { LiveResponseFiles } from '../modules/live-response/live-response-files.js';
 import { chunkFilePath } from '../modules/partitions/partition-files.js';
 import { SqlPartitionsStore } from '../modules/partitions/partitions.store.js';
 import { sqliteSegmentChunks } from '../modules/processes/chunk-files.sqlite.js';
@@ -66,6 +68,8 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
     alerts: new SqlAlertsStore(db),
     alertChanges,
     threatReports: new SqlThreatReportsStore(db),
+    binaryContent: new BinaryContentStore(join(config.dataDir, 'binaries')),
+    liveResponseFiles: new LiveResponseFiles(join(config.dataDir, 'live-response'), config.liveResponseFileLimitBytes),
     async close() {
       await alertChanges.close();
       await searchPool.close();

@@ -9,10 +9,12 @@ import type { DocumentTagsReader } from '../detect/document-tags.js';
 import type { MatchReads } from '../detect/match.plan.js';
 import type { EventStore } from '../ingest/event-store.js';
 import type { AlertChanger, AlertsStore } from '../modules/alerts/alerts.store.js';
+import type { BinaryContent } from '../modules/binaries/binary-content.js';
 import type { BinarySearchStore } from '../modules/binaries/binary-search.store.js';
 import type { DashboardStore } from '../modules/dashboard/dashboard.store.js';
 import type { FeedsStore } from '../modules/feeds/feeds.store.js';
 import type { IngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js';
+import type { LiveResponseContent } from '../modules/live-response/live-response-files.js';
 import type { PartitionsStore, PartitionWriter } from '../modules/partitions/partitions.store.js';
 import type { ProcessDetailStore } from '../modules/processes/process-detail.store.js';
 import type { EventListStore } from '../modules/processes/process-events.store.js';
@@ -45,6 +47,9 @@ export interface DatabaseStores {
   /** Bulk alert changes, which may walk every alert: off the request thread. */
   alertChanges: AlertChanger;
   threatReports: ThreatReportsStore;
+  /** Binaries' and live-response files' content, where every server that serves them reads it. */
+  binaryContent: BinaryContent;
+  liveResponseFiles: LiveResponseContent;
   /** Releases what the wiring started, the database last; after the services' own work has stopped. */
   close(): Promise<void>;
 }

@@ -6,13 +6,13 @@
 import type { Readable } from 'node:stream';
 import { ConflictError, DomainError, NotFoundError } from '../../domain/errors.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
-import { ContentTooLargeError, type LiveResponseFiles } from './live-response-files.js';
+import { ContentTooLargeError, type LiveResponseContent } from './live-response-files.js';
 import type { LiveResponseStore } from './live-response.store.js';
 
 export class FileTransfers {
   constructor(
     private readonly store: LiveResponseStore,
-    private readonly files: LiveResponseFiles,
+    private readonly files: LiveResponseContent,
   ) {}
 
   /** Stores what a get file command fetched; the sensor then acknowledges the command. */
@@ -35,7 +35,7 @@ export class FileTransfers {
 }
 
 /** Stores the content, refusing it with 413 past the file limit. */
-export async function storeLimited(files: LiveResponseFiles, fileId: number, content: Readable): Promise<number> {
+export async function storeLimited(files: LiveResponseContent, fileId: number, content: Readable): Promise<number> {
   try {
     return await files.put(fileId, content);
   } catch (error) {

@@ -5,7 +5,7 @@
  * a session that has ended. Files older than the storage TTL are forgotten, at most once an hour.
  */
 import type { ExpiryLimits, LiveResponseStore } from './live-response.store.js';
-import type { LiveResponseFiles } from './live-response-files.js';
+import type { LiveResponseContent } from './live-response-files.js';
 
 /** Where instructions for sensors wait (the sensors store). */
 export interface InstructionQueue {
@@ -21,7 +21,7 @@ export class LiveResponseExpiry {
   constructor(
     private readonly store: LiveResponseStore,
     private readonly queue: InstructionQueue,
-    private readonly files: LiveResponseFiles,
+    private readonly files: LiveResponseContent,
     readonly limits: ExpiryLimits,
     private readonly storageTtlMs: number,
   ) {}

@@ -19,7 +19,7 @@ import type { CommandWaiters } from './command-waiters.js';
 import { storeLimited } from './file-transfers.js';
 import { commandRequest, instructionOf } from './live-response-commands.js';
 import type { InstructionQueue, LiveResponseExpiry } from './live-response-expiry.js';
-import type { LiveResponseFiles } from './live-response-files.js';
+import type { LiveResponseContent } from './live-response-files.js';
 import { commandWire, fileWire, sessionWire, type SessionSettings } from './live-response-wire.js';
 import type { Command, CommandCreateBody, Session, SessionFile, SessionUpdateBody } from './live-response.schemas.js';
 import type { LiveResponseStore, SessionRecord } from './live-response.store.js';
@@ -41,7 +41,7 @@ export class LiveResponseService {
     private readonly sensors: SensorDirectory,
     private readonly queue: InstructionQueue,
     private readonly expiry: LiveResponseExpiry,
-    private readonly files: LiveResponseFiles,
+    private readonly files: LiveResponseContent,
     private readonly waiters: CommandWaiters,
     private readonly settings: LiveResponseSettings,
     private readonly now: () => number = Date.now,

@@ -206,6 +206,12 @@ const accessAndSensors = `
     last_seen_ms BIGINT NOT NULL
   );
   CREATE INDEX binaries_by_first_seen ON binaries (first_seen_ms);
+  -- A binary's content, in the database so every server has it (the embedded store keeps files
+  -- under the data dir). Written once per md5, after the content was checked against it.
+  CREATE TABLE binary_content (
+    md5 TEXT PRIMARY KEY,
+    content BYTEA NOT NULL
+  );
   CREATE TABLE binary_observations (
     md5 TEXT NOT NULL REFERENCES binaries (md5),
     sensor_id BIGINT NOT NULL,
@@ -314,6 +320,12 @@ const bansAndLiveResponse = `
     created_ms BIGINT NOT NULL
   );
   CREATE INDEX live_response_files_by_session ON live_response_files (session_id, id);
+  -- A file's content, in the database so that whichever server the sensor or the analyst reaches
+  -- has it (the embedded store keeps it in a file under the data dir).
+  CREATE TABLE live_response_content (
+    file_id BIGINT PRIMARY KEY REFERENCES live_response_files (id) ON DELETE CASCADE,
+    content BYTEA NOT NULL
+  );
 `;
 
 const groupsAndServer = `
