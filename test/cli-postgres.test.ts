@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -184,6 +184,11 @@ describe('vigil on PostgreSQL', () => {
       const [binary] = binaries.body.results as { md5: string }[];
       assert.ok(binary, 'the uploaded binaries are searchable');
       assert.equal((await get(`/api/v1/binary/${binary.md5}/summary`)).status, 200);
+      // The content was uploaded into the database, not the data dir.
+      const download = await fetch(`${server.url}/api/v1/binary/${binary.md5}`, { headers: { 'X-Auth-Token': token } });
+      assert.equal(download.status, 200);
+      assert.ok((await download.arrayBuffer()).byteLength > 0);
+      assert.equal(existsSync(join(dataDir, 'binaries', binary.md5.toLowerCase().slice(0, 2))), false);
       const alerts = await get('/api/v2/alert?rows=1');
       assert.equal(alerts.status, 200);
       assert.equal(alerts.body.total_results, 0);
