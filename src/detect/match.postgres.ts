@@ -2,13 +2,14 @@
  * The detection matcher's reads on PostgreSQL, from one snapshot (so the `through` it answers is
  * what it saw): watchlist and query-IOC searches over the segments written since a point, compiled
  * by the PostgreSQL compiler. Every search is evaluated as a search over the new segments (no
- * anchors: PostgreSQL plans the term lookups through its GIN index). Feed value IOCs (md5, ip,
- * dns, …) are not matched on PostgreSQL yet: their runs answer no hits (issue 18).
+ * anchors: PostgreSQL plans the term lookups through its GIN index); feed value IOCs by
+ * ioc-match.postgres.ts.
  */
 import type { SqlExecutor } from '../db/database.js';
 import type { PostgresDatabase } from '../db/dialects/postgres.js';
 import { readSnapshot } from '../db/dialects/postgres-read.js';
 import { compilePostgresBinaryCondition, compilePostgresProcessCondition } from '../query/compile/postgres.js';
+import { iocsEverywhere, iocsInSegments } from './ioc-match.postgres.js';
 import type { MatchJob, MatchReads, MatchResult, MatchSpec, SearchCompiler } from './match.plan.js';
 
 export const compilePostgresSearch: SearchCompiler = (predicate, index, probe) => {
@@ -31,10 +32,13 @@ export class PostgresMatchReads implements MatchReads {
       if (job.kind === 'live') {
         result.checked = (await tx.get<{ n: number }>('SELECT count(*) AS n FROM segments WHERE last_server_update_ms >= ?', [job.fromMs]))!.n;
         for (const spec of job.specs) result.found.push(result.checked > 0 ? await segmentsSince(tx, spec, job.fromMs) : []);
+        if (result.checked > 0) result.iocHits = await iocsInSegments(tx, job.fromMs);
       } else if (job.kind === 'catch-up') {
         for (const spec of job.specs) {
           result.found.push(spec.index === 'events' ? await segmentsSince(tx, spec, spec.fromMs ?? 0) : await binariesSince(tx, spec));
         }
+      } else {
+        result.iocHits = await iocsEverywhere(tx, job.reportRows);
       }
       return result;
     });
