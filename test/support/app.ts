@@ -1,6 +1,10 @@
 /**
  * A real Vigil app on a fresh data dir (real SQLite file, real migrations), driven through
  * app.inject. The bootstrap admin exists; `as(token)` builds the auth header.
+ *
+ * With VIGIL_TEST_STORE=postgres the app runs on a fresh PostgreSQL database instead (the server
+ * of test/support/postgres.ts), as `vigil serve --database-url` does, and the database is dropped
+ * when the app closes: route tests then prove the same behaviour on both stores.
  */
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +13,8 @@ import { buildApp, type AppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { createContainer, type Container } from '../../src/container.js';
+import { dropTestDatabase } from './postgres.js';
+import { freshMigratedDatabase } from './postgres-migrated.js';
 import { tempDir } from './temp.js';
 
 export interface TestApp {
@@ -22,7 +28,8 @@ export interface TestApp {
 /** `appOptions`: a logger, for tests of what is logged. */
 export async function startTestApp(overrides: Partial<Config> = {}, appOptions: AppOptions = {}): Promise<TestApp> {
   const dataDir = tempDir();
-  const config = loadConfig({ dataDir, logLevel: 'silent', ...overrides });
+  const database = testStore() === 'postgres' && overrides.databaseUrl === undefined ? await freshMigratedDatabase() : undefined;
+  const config = loadConfig({ dataDir, logLevel: 'silent', ...(database && { databaseUrl: database.url }), ...overrides });
   const container = await createContainer(config);
   const app = await buildApp(container, appOptions);
   const adminToken = (await container.services.users.bootstrapAdmin())!;
@@ -34,9 +41,15 @@ export async function startTestApp(overrides: Partial<Config> = {}, appOptions: 
     async close() {
       await app.close();
       await container.close();
+      if (database) await dropTestDatabase(database.name);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The store the test apps run on: the embedded SQLite (default) or PostgreSQL (VIGIL_TEST_STORE=postgres). */
+export function testStore(): 'sqlite' | 'postgres' {
+  return process.env.VIGIL_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
 }
 
 /** The test app listening on plain HTTP on a free loopback port, for clients that need a URL (the simulator). */

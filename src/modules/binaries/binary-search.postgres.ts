@@ -6,7 +6,7 @@
  */
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
-import { readSnapshot } from '../../db/dialects/postgres-read.js';
+import { readSnapshot, timedRead } from '../../db/dialects/postgres-read.js';
 import { compilePostgresBinaryCondition } from '../../query/compile/postgres.js';
 import type { PagingSnapshot } from '../../query/search-request.js';
 import {
@@ -27,13 +27,14 @@ export function postgresMetadataExpr(expr: string): string {
 const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 export class PostgresBinarySearchStore implements BinarySearchStore {
-  constructor(private readonly db: PostgresDatabase) {}
+  /** timeLimitMs: each statement's limit; a search past it is the client's QueryTimeoutError. */
+  constructor(private readonly db: PostgresDatabase, private readonly timeLimitMs?: number) {}
 
   async search({ predicate, ...request }: BinarySearchRequest, _paging: PagingSnapshot): Promise<BinarySearchResult> {
     const { visibleGroups } = request;
     if (visibleGroups?.length === 0) return { total: 0, rows: [], facets: {} };
     const condition = compilePostgresBinaryCondition(predicate, { observedInGroups: visibleGroups ?? undefined });
-    return readSnapshot(this.db, (reader) => new BinarySearch(reader, request, condition).execute());
+    return timedRead(() => readSnapshot(this.db, (reader) => new BinarySearch(reader, request, condition).execute(), this.timeLimitMs));
   }
 }
 
