@@ -130,6 +130,10 @@ export async function createContainer(config: Config): Promise<Container> {
   const loosenedPaths = securePrivateDataDir(config.dataDir);
   const stores = config.databaseUrl === undefined ? await openSqliteStores(config) : await openPostgresStores(config);
   const { db, installCodes, feeds: feedsStore, events: eventStore } = stores;
+  const tokenKey = await tokenKeyFor(config, db).catch(async (error: unknown) => {
+    await stores.close();
+    throw error;
+  });
   const teamsStore = new SqlTeamsStore(db);
   const groupsStore = new SqlGroupsStore(db);
   const groups = new GroupsService(groupsStore, config);
@@ -173,7 +177,7 @@ export async function createContainer(config: Config): Promise<Container> {
     config.eventUploadDecodedLimitBytes,
   );
   const services: Services = {
-    users: new UsersService(usersStore, teamsStore, await tokenKeyFor(config, db)),
+    users: new UsersService(usersStore, teamsStore, tokenKey),
     sessions: new SessionsService(new SqlSessionsStore(db), usersStore, new LoginThrottle(config.loginBackoffMaxSeconds * 1000), {
       idleMs: config.sessionIdleMinutes * 60_000,
       maxMs: config.sessionMaxHours * 3_600_000,
