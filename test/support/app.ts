@@ -7,11 +7,16 @@
  * when the app closes: route tests then prove the same behaviour on both stores.
  */
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
+import type { SqlDatabase } from '../../src/db/database.js';
+import { PostgresDatabase } from '../../src/db/dialects/postgres.js';
+import { SqliteDatabase } from '../../src/db/dialects/sqlite.js';
+import { SQLITE_FILE } from '../../src/db/open.js';
 import { createContainer, type Container } from '../../src/container.js';
 import { dropTestDatabase } from './postgres.js';
 import { freshMigratedDatabase } from './postgres-migrated.js';
@@ -50,6 +55,12 @@ export async function startTestApp(overrides: Partial<Config> = {}, appOptions: 
 /** The store the test apps run on: the embedded SQLite (default) or PostgreSQL (VIGIL_TEST_STORE=postgres). */
 export function testStore(): 'sqlite' | 'postgres' {
   return process.env.VIGIL_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/** A connection of the test's own to the app's database, beside the server, for what a test reads or writes behind the API; close it after. */
+export function openAppDatabase(test: TestApp): SqlDatabase {
+  const url = test.config.databaseUrl;
+  return url === undefined ? SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE)) : PostgresDatabase.open(url, { poolSize: 1 });
 }
 
 /** The test app listening on plain HTTP on a free loopback port, for clients that need a URL (the simulator). */
