@@ -54,7 +54,7 @@ import type { LiveResponseContent } from './modules/live-response/live-response-
 import { LiveResponseService } from './modules/live-response/live-response.service.js';
 import { SqlLiveResponseStore } from './modules/live-response/live-response.store.js';
 import { PartitionsService } from './modules/partitions/partitions.service.js';
-import { diskSpaceOf, StorageMaintenance } from './modules/partitions/storage-maintenance.js';
+import { StorageMaintenance } from './modules/partitions/storage-maintenance.js';
 import { LoginThrottle } from './modules/sessions/login-throttle.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
 import { SqlSessionsStore } from './modules/sessions/sessions.store.js';
@@ -158,7 +158,7 @@ export async function createContainer(config: Config): Promise<Container> {
     maxAgeMs: config.retentionMaxAgeDays * 86_400_000,
     maxDiskShare: config.storageMaxDiskShare,
     warnDiskShare: config.storageWarnDiskShare,
-  }, () => diskSpaceOf(config.dataDir));
+  }, () => stores.eventDisk());
   const ingest = new IngestPipeline(
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
     eventStore,

@@ -54,6 +54,9 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
     ingestKeys: new SqlIngestKeysStore(db, secrets),
     events,
     partitions,
+    // The database's disk is not this server's to measure: a full local disk must not drop
+    // partitions every server shares. Retention by age and rollover by size still apply.
+    eventDisk: () => Promise.resolve({ totalBytes: 0, availableBytes: 0 }),
     // A partition's events are the PostgreSQL tables of its number (partitions.postgres.ts).
     partitionLocation: (partitionId) => `postgresql: event_chunks_p${partitionId}`,
     processDetail: new PostgresProcessDetailStore(db),

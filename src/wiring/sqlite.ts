@@ -20,6 +20,7 @@ import { SqlIngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js'
 import { LiveResponseFiles } from '../modules/live-response/live-response-files.js';
 import { chunkFilePath } from '../modules/partitions/partition-files.js';
 import { SqlPartitionsStore } from '../modules/partitions/partitions.store.js';
+import { diskSpaceOf } from '../modules/partitions/storage-maintenance.js';
 import { sqliteSegmentChunks } from '../modules/processes/chunk-files.sqlite.js';
 import { ThreadedEventStore } from '../modules/processes/event-store.threaded.js';
 import { SqlProcessDetailStore } from '../modules/processes/process-detail.store.js';
@@ -57,6 +58,7 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
     ingestKeys,
     events,
     partitions: new SqlPartitionsStore(db),
+    eventDisk: () => diskSpaceOf(config.dataDir),
     partitionLocation: (partitionId) => chunkFilePath(file, partitionId),
     processDetail: new SqlProcessDetailStore(db, sqliteSegmentChunks(db)),
     eventLists: new PooledEventListStore(searchPool),

@@ -16,6 +16,7 @@ import type { FeedsStore } from '../modules/feeds/feeds.store.js';
 import type { IngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js';
 import type { LiveResponseContent } from '../modules/live-response/live-response-files.js';
 import type { PartitionsStore, PartitionWriter } from '../modules/partitions/partitions.store.js';
+import type { DiskSpace } from '../modules/partitions/storage-maintenance.js';
 import type { ProcessDetailStore } from '../modules/processes/process-detail.store.js';
 import type { EventListStore } from '../modules/processes/process-events.store.js';
 import type { ProcessSearchStore } from '../modules/processes/process-search.store.js';
@@ -33,6 +34,8 @@ export interface DatabaseStores {
   events: EventStore & PartitionWriter;
   /** The partitions as the API lists them. */
   partitions: PartitionsStore;
+  /** The disk the events fill, for retention by disk share (storage-maintenance.ts). */
+  eventDisk(): Promise<DiskSpace>;
   /** Where a partition's events are kept, as the partitions API shows it (`dir`). */
   partitionLocation(partitionId: number): string;
   processDetail: ProcessDetailStore;
