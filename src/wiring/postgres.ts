@@ -60,7 +60,7 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
     // A partition's events are the PostgreSQL tables of its number (partitions.postgres.ts).
     partitionLocation: (partitionId) => `postgresql: event_chunks_p${partitionId}`,
     processDetail: new PostgresProcessDetailStore(db),
-    eventLists: new PostgresEventListStore(db),
+    eventLists: new PostgresEventListStore(db, config.searchTimeLimitMs),
     processSearch: new PostgresProcessSearchStore(db, config.searchTimeLimitMs),
     binarySearch: new PostgresBinarySearchStore(db, config.searchTimeLimitMs),
     documentTags: new PostgresDocumentTags(db),
