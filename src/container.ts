@@ -3,7 +3,6 @@
  * service once, and knows how to shut them down in order. Nothing below this file chooses an
  * implementation.
  */
-import { join } from 'node:path';
 import type { Config } from './config/schema.js';
 import type { SqlDatabase } from './db/database.js';
 import { securePrivateDataDir, type LoosenedPath } from './db/private-files.js';
@@ -21,7 +20,6 @@ import { AlertsService } from './modules/alerts/alerts.service.js';
 import { BanListDelivery } from './modules/bans/ban-list-delivery.js';
 import { BansService } from './modules/bans/bans.service.js';
 import { SqlBansStore } from './modules/bans/bans.store.js';
-import { BinaryContentStore } from './modules/binaries/binary-content.js';
 import { BinariesService } from './modules/binaries/binaries.service.js';
 import { BinarySearchService } from './modules/binaries/binary-search.service.js';
 import { SqlBinariesStore } from './modules/binaries/binaries.store.js';
@@ -54,12 +52,10 @@ import { CommandWaiters } from './modules/live-response/command-waiters.js';
 import { FileTransfers } from './modules/live-response/file-transfers.js';
 import { LiveResponseCheckin } from './modules/live-response/live-response-checkin.js';
 import { LiveResponseExpiry } from './modules/live-response/live-response-expiry.js';
-import { LiveResponseFiles } from './modules/live-response/live-response-files.js';
 import { LiveResponseService } from './modules/live-response/live-response.service.js';
 import { SqlLiveResponseStore } from './modules/live-response/live-response.store.js';
 import { PartitionsService } from './modules/partitions/partitions.service.js';
-import { SqlPartitionsStore } from './modules/partitions/partitions.store.js';
-import { diskSpaceOf, StorageMaintenance } from './modules/partitions/storage-maintenance.js';
+import { StorageMaintenance } from './modules/partitions/storage-maintenance.js';
 import { LoginThrottle } from './modules/sessions/login-throttle.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
 import { SqlSessionsStore } from './modules/sessions/sessions.store.js';
@@ -71,7 +67,6 @@ import { SqlTeamsStore } from './modules/teams/teams.store.js';
 import { ThrottleDelivery } from './modules/throttle/throttle-delivery.js';
 import { ThrottleService } from './modules/throttle/throttle.service.js';
 import { SqlThrottleStore } from './modules/throttle/throttle.store.js';
-import { loadOrCreateTokenKey } from './modules/users/token-key.js';
 import { UsersService } from './modules/users/users.service.js';
 import { SqlUsersStore } from './modules/users/users.store.js';
 import { DetectionActions } from './modules/watchlists/detection-actions.service.js';
@@ -79,8 +74,10 @@ import { SqlDetectionActionsStore } from './modules/watchlists/detection-actions
 import { WatchlistsService } from './modules/watchlists/watchlists.service.js';
 import { SqlWatchlistsStore } from './modules/watchlists/watchlists.store.js';
 import { VIGIL_VERSION } from './version.js';
-import { refuseToServePostgres } from './wiring/postgres-pending.js';
+import { openPostgresStores } from './wiring/postgres.js';
+import { tokenKeyFor } from './wiring/shell-users.js';
 import { openSqliteStores } from './wiring/sqlite.js';
+import type { DatabaseStores } from './wiring/stores.js';
 
 export interface Services {
   users: UsersService;
@@ -141,11 +138,13 @@ export interface Container {
 const JOB_LEASE_MS = 60_000;
 
 export async function createContainer(config: Config): Promise<Container> {
-  // Not every store runs on PostgreSQL yet: stop rather than serve half a server (wiring/postgres-pending.ts).
-  if (config.databaseUrl !== undefined) return refuseToServePostgres(config);
   const loosenedPaths = securePrivateDataDir(config.dataDir);
-  const stores = await openSqliteStores(config);
+  const stores = config.databaseUrl === undefined ? await openSqliteStores(config) : await openPostgresStores(config);
   const { db, installCodes, feeds: feedsStore, events: eventStore } = stores;
+  const tokenKey = await tokenKeyFor(config, db).catch(async (error: unknown) => {
+    await stores.close();
+    throw error;
+  });
   const jobs = new LeasedJobs(new SqlJobLeasesStore(db), {
     leaseMs: JOB_LEASE_MS,
     onError: (job, error) => process.emitWarning(`scheduled job ${job}: ${error instanceof Error ? error.message : String(error)}`),
@@ -162,19 +161,19 @@ export async function createContainer(config: Config): Promise<Container> {
   const throttleStore = new SqlThrottleStore(db);
   const throttleDelivery = new ThrottleDelivery(throttleStore, sensorsStore);
   sensors.onCheckin((sensor, _completed, nowMs) => throttleDelivery.checkin(sensor, nowMs));
-  const liveResponse = buildLiveResponse(config, db, sensorsStore);
+  const liveResponse = buildLiveResponse(config, db, sensorsStore, stores);
   sensors.onCheckin((sensor, completed, nowMs) => liveResponse.checkin.checkin(sensor, completed, nowMs));
   const detectionActions = new DetectionActions(new SqlDetectionActionsStore(db));
   const ingressFilters = new IngressFiltersService(new SqlIngressFiltersStore(db), new IngressHitRates());
   const gate = new FilterGate();
-  const partitionsStore = new SqlPartitionsStore(db);
+  const partitionsStore = stores.partitions;
   const storage = new StorageMaintenance(partitionsStore, eventStore, {
     rolloverMs: config.partitionRolloverDays * 86_400_000,
     maxPartitionBytes: config.partitionMaxBytes,
     maxAgeMs: config.retentionMaxAgeDays * 86_400_000,
     maxDiskShare: config.storageMaxDiskShare,
     warnDiskShare: config.storageWarnDiskShare,
-  }, () => diskSpaceOf(config.dataDir));
+  }, () => stores.eventDisk());
   const ingest = new IngestPipeline(
     new BatchWriter(eventStore, config.ingestMaxEventsPerCommit),
     eventStore,
@@ -186,14 +185,14 @@ export async function createContainer(config: Config): Promise<Container> {
   const investigations = new InvestigationsService(new SqlInvestigationsStore(db), stores.processDetail);
   const detection = new DetectionService(new SqlDetectionStore(db), stores.documentTags);
   const usersStore = new SqlUsersStore(db);
-  const binaries = new BinariesService(new SqlBinariesStore(db), new BinaryContentStore(join(config.dataDir, 'binaries')), (md5s) => detection.binaryTags(md5s));
+  const binaries = new BinariesService(new SqlBinariesStore(db), stores.binaryContent, (md5s) => detection.binaryTags(md5s));
   const sysmonHostsStore = new SqlSysmonHostsStore(db);
   const sysmon = new SysmonIngestService(
     ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, binaries,
     config.eventUploadDecodedLimitBytes,
   );
   const services: Services = {
-    users: new UsersService(usersStore, teamsStore, loadOrCreateTokenKey(config.dataDir)),
+    users: new UsersService(usersStore, teamsStore, tokenKey),
     sessions: new SessionsService(new SqlSessionsStore(db), usersStore, new LoginThrottle(config.loginBackoffMaxSeconds * 1000), {
       idleMs: config.sessionIdleMinutes * 60_000,
       maxMs: config.sessionMaxHours * 3_600_000,
@@ -253,22 +252,25 @@ export async function createContainer(config: Config): Promise<Container> {
       await ingest.flush();
       await detectionRuntime.close();
       await jobs.stop();
+      await (await liveResponse.listening)?.close();
       await stores.close();
     },
   };
 }
 
 /** Live response: the analyst's service, its part in check-ins, and the sensor's file transfers, over one store. */
-function buildLiveResponse(config: Config, db: SqlDatabase, sensorsStore: SqlSensorsStore) {
+function buildLiveResponse(config: Config, db: SqlDatabase, sensorsStore: SqlSensorsStore, stores: DatabaseStores) {
+  const files = stores.liveResponseFiles;
   const store = new SqlLiveResponseStore(db);
-  const files = new LiveResponseFiles(join(config.dataDir, 'live-response'), config.liveResponseFileLimitBytes);
   const limits = {
     checkinTimeoutMs: config.liveResponseCheckinTimeoutSeconds * 1000,
     sessionTimeoutMs: config.liveResponseSessionTimeoutSeconds * 1000,
     commandTimeoutMs: config.liveResponseCommandTimeoutSeconds * 1000,
   };
   const expiry = new LiveResponseExpiry(store, sensorsStore, files, limits, config.liveResponseStorageTtlDays * 86_400_000);
-  const waiters = new CommandWaiters();
+  const waiters = new CommandWaiters({ notices: stores.commandNotices?.notices });
+  // Should listening fail, waiters still read the store again every second (command-waiters.ts).
+  const listening = stores.commandNotices?.listen(waiters).catch(() => undefined);
   const service = new LiveResponseService(store, sensorsStore, sensorsStore, expiry, files, waiters, {
     enabled: config.liveResponseEnabled,
     checkInTimeoutSeconds: config.liveResponseCheckinTimeoutSeconds,
@@ -280,5 +282,6 @@ function buildLiveResponse(config: Config, db: SqlDatabase, sensorsStore: SqlSen
     service,
     checkin: new LiveResponseCheckin(store, expiry, waiters, config.liveResponseCheckinSeconds),
     transfers: new FileTransfers(store, files),
+    listening,
   };
 }

@@ -1,13 +1,14 @@
 /**
  * The `vigil` command on PostgreSQL, through the installed bin (compiled dist) and a real server:
  * `migrate`, `user add` and `token` work on the database with --database-url or VIGIL_DATABASE_URL,
- * a token they print verifies against the users store on PostgreSQL, `serve` refuses rather than
- * half-run while stores are missing, and a database that is down stops every command with one line.
+ * a token they print verifies against the users store on PostgreSQL, `serve` runs the whole server
+ * on it (a simulated fleet uploads and is searched), and a database that is down stops every
+ * command with one line.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +37,26 @@ function vigilAsync(args: string[]): Promise<{ status: number | null; stdout: st
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+/** Starts `vigil serve` on a free port and resolves once it logs where it listens. */
+function startServer(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args]);
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const listening = /"url":"(https?:\/\/[^"]+)".*Vigil is listening/.exec(output);
+      if (listening) {
+        clearTimeout(timer);
+        resolve({ child, url: listening[1]!, output: () => output, exited });
+      }
+    });
+    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
 }
 
 function assertOneLine(stderr: string, pattern: RegExp): void {
@@ -141,13 +162,42 @@ describe('vigil on PostgreSQL', () => {
     assertOneLine(wrongKey.stderr, /^vigil: The secret key file .* is not the key this database's secrets were sealed with/);
   });
 
-  it('vigil serve --database-url refuses to half-run, naming what PostgreSQL lacks in this build', async () => {
+  it('vigil serve --database-url runs the whole server: a simulated fleet uploads, and search, binaries and alerts answer', async () => {
     const own = await freshTestDatabase('empty', async () => undefined);
-    const serve = vigil(['serve', '--port', '0', '--database-url', own.url, '--data-dir', dir('vigil-pg-serve-')]);
-    await dropTestDatabase(own.name);
-    assert.equal(serve.status, 1);
-    assertOneLine(serve.stderr, /^vigil: vigil serve cannot run on PostgreSQL in this build: the event store .* have no PostgreSQL implementation yet/);
-    assert.doesNotMatch(serve.stdout, /listening/);
+    const dataDir = dir('vigil-pg-serve-');
+    const server = await startServer(['--http', '--database-url', own.url, '--data-dir', dataDir]);
+    try {
+      const token = readFileSync(join(dataDir, 'admin-token.txt'), 'utf8').trim();
+      const simulated = await vigilAsync(['simulate', '--server', server.url, '--token', token, '--sensors', '2', '--processes', '20', '--seed', 'pg']);
+      assert.equal(simulated.status, 0, simulated.stderr);
+      const accepted = Number(/(\d+) accepted/.exec(simulated.stdout)?.[1]);
+      assert.ok(accepted > 0, simulated.stdout);
+      const get = async (path: string) => {
+        const response = await fetch(`${server.url}${path}`, { headers: { 'X-Auth-Token': token } });
+        return { status: response.status, body: await response.json() as Record<string, unknown> };
+      };
+      const processes = await get('/api/v1/process?q=hostname:*&rows=5');
+      assert.equal(processes.status, 200);
+      assert.equal(processes.body.total_results, 40, 'every simulated process is found');
+      const binaries = await get('/api/v1/binary?rows=1');
+      assert.equal(binaries.status, 200);
+      const [binary] = binaries.body.results as { md5: string }[];
+      assert.ok(binary, 'the uploaded binaries are searchable');
+      assert.equal((await get(`/api/v1/binary/${binary.md5}/summary`)).status, 200);
+      // The content was uploaded into the database, not the data dir.
+      const download = await fetch(`${server.url}/api/v1/binary/${binary.md5}`, { headers: { 'X-Auth-Token': token } });
+      assert.equal(download.status, 200);
+      assert.ok((await download.arrayBuffer()).byteLength > 0);
+      assert.equal(existsSync(join(dataDir, 'binaries', binary.md5.toLowerCase().slice(0, 2))), false);
+      const alerts = await get('/api/v2/alert?rows=1');
+      assert.equal(alerts.status, 200);
+      assert.equal(alerts.body.total_results, 0);
+      assert.equal((await fetch(`${server.url}/api/v1/process`, { headers: { 'X-Auth-Token': '0'.repeat(40) } })).status, 401);
+    } finally {
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0, server.output());
+      await dropTestDatabase(own.name);
+    }
   });
 
   it('a database that is down stops serve, migrate, user and token with one line and status 1', async () => {

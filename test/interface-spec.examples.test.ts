@@ -234,7 +234,7 @@ describe('interface specification examples', () => {
 
     it('L166, L234: segment 0 returns the events of every segment of the process', async () => {
       const [cmd] = (await search({ q: 'process_name:cmd.exe', rows: 1, 'cb.group': 'id' })).results;
-      const stored = storedSegments(test, fleet.windows.id, 4242);
+      const stored = await storedSegments(test, fleet.windows.id, 4242);
       assert.equal(stored.length, 2);
       const eventsOf = async (segment: number | string) => {
         const { process } = await ok('GET', `/api/v3/process/${String(cmd!.id)}/${segment}/event`);
@@ -338,7 +338,7 @@ describe('interface specification examples', () => {
     });
 
     it('L123: last_hit, once the watchlist hit, is in the format of date_added', async () => {
-      const [segment] = storedSegments(test, fleet.windows.id, 4242);
+      const [segment] = await storedSegments(test, fleet.windows.id, 4242);
       await test.container.services.detection.watchlistRan({ watchlistId: id, ranAtMs: Date.now(), segments: [segment!.segmentRow], cursor: 'spec' });
       const read = await ok('GET', `/api/v1/watchlist/${id}`);
       assert.match(read.last_hit, RECORD_TIME);

@@ -33,7 +33,7 @@ describe('detection sink', () => {
     sensorId = sensor.id;
     const uploaded = await uploadEvents(test, sensor, 1, [...processEvents(100, T0), ...processEvents(200, T0 + 1000)]);
     assert.equal(uploaded.statusCode, 200, uploaded.body);
-    [first, second] = [storedSegments(test, sensorId, 100)[0]!, storedSegments(test, sensorId, 200)[0]!];
+    [first, second] = [(await storedSegments(test, sensorId, 100))[0]!, (await storedSegments(test, sensorId, 200))[0]!];
     const stored = await uploadBinary(test, sensor, binaryMetadata(binary, { observed_filename: 'C:\\Tools\\Dropper.exe' }), binary);
     assert.equal(stored.statusCode, 200, stored.body);
   });
@@ -201,7 +201,7 @@ describe('detection sink on a process split into segments', () => {
   it('alerts once per process, however many of its segments a watchlist tags, and tags the document with every segment hit', async () => {
     const sensor = await registerSensor(test);
     assert.equal((await uploadEvents(test, sensor, 1, processEvents(300, T0))).statusCode, 200);
-    const segments = storedSegments(test, sensor.id, 300);
+    const segments = await storedSegments(test, sensor.id, 300);
     assert.equal(segments.length, 2);
     const { id } = (await test.app.inject({
       method: 'POST', url: '/api/v1/watchlist', headers: as(test.adminToken), payload: { name: 'Split', search_query: 'q=process_name%3Acmd.exe' },

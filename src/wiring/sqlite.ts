@@ -14,9 +14,13 @@ import { sealPlaintextSecrets } from '../db/secrets/seal-plaintext.sqlite.js';
 import { openSecretBox, secretKeyPath } from '../db/secrets/secret-key.js';
 import { ThreadedAlertChanges } from '../modules/alerts/alert-changes.threaded.js';
 import { SqlAlertsStore } from '../modules/alerts/alerts.store.js';
+import { BinaryContentStore } from '../modules/binaries/binary-content.js';
 import { SqlFeedsStore } from '../modules/feeds/feeds.store.js';
 import { SqlIngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js';
+import { LiveResponseFiles } from '../modules/live-response/live-response-files.js';
 import { chunkFilePath } from '../modules/partitions/partition-files.js';
+import { SqlPartitionsStore } from '../modules/partitions/partitions.store.js';
+import { diskSpaceOf } from '../modules/partitions/storage-maintenance.js';
 import { sqliteSegmentChunks } from '../modules/processes/chunk-files.sqlite.js';
 import { ThreadedEventStore } from '../modules/processes/event-store.threaded.js';
 import { SqlProcessDetailStore } from '../modules/processes/process-detail.store.js';
@@ -53,6 +57,8 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
     feeds,
     ingestKeys,
     events,
+    partitions: new SqlPartitionsStore(db),
+    eventDisk: () => diskSpaceOf(config.dataDir),
     partitionLocation: (partitionId) => chunkFilePath(file, partitionId),
     processDetail: new SqlProcessDetailStore(db, sqliteSegmentChunks(db)),
     eventLists: new PooledEventListStore(searchPool),
@@ -64,6 +70,8 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
     alerts: new SqlAlertsStore(db),
     alertChanges,
     threatReports: new SqlThreatReportsStore(db),
+    binaryContent: new BinaryContentStore(join(config.dataDir, 'binaries')),
+    liveResponseFiles: new LiveResponseFiles(join(config.dataDir, 'live-response'), config.liveResponseFileLimitBytes),
     async close() {
       await alertChanges.close();
       await searchPool.close();

@@ -1,14 +1,25 @@
 /**
  * A real Vigil app on a fresh data dir (real SQLite file, real migrations), driven through
  * app.inject. The bootstrap admin exists; `as(token)` builds the auth header.
+ *
+ * With VIGIL_TEST_STORE=postgres the app runs on a fresh PostgreSQL database instead (the server
+ * of test/support/postgres.ts), as `vigil serve --database-url` does, and the database is dropped
+ * when the app closes: route tests then prove the same behaviour on both stores.
  */
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
+import type { SqlDatabase } from '../../src/db/database.js';
+import { PostgresDatabase } from '../../src/db/dialects/postgres.js';
+import { SqliteDatabase } from '../../src/db/dialects/sqlite.js';
+import { SQLITE_FILE } from '../../src/db/open.js';
 import { createContainer, type Container } from '../../src/container.js';
+import { dropTestDatabase } from './postgres.js';
+import { freshMigratedDatabase } from './postgres-migrated.js';
 import { tempDir } from './temp.js';
 
 export interface TestApp {
@@ -22,7 +33,8 @@ export interface TestApp {
 /** `appOptions`: a logger, for tests of what is logged. */
 export async function startTestApp(overrides: Partial<Config> = {}, appOptions: AppOptions = {}): Promise<TestApp> {
   const dataDir = tempDir();
-  const config = loadConfig({ dataDir, logLevel: 'silent', ...overrides });
+  const database = testStore() === 'postgres' && overrides.databaseUrl === undefined ? await freshMigratedDatabase() : undefined;
+  const config = loadConfig({ dataDir, logLevel: 'silent', ...(database && { databaseUrl: database.url }), ...overrides });
   const container = await createContainer(config);
   const app = await buildApp(container, appOptions);
   const adminToken = (await container.services.users.bootstrapAdmin())!;
@@ -34,9 +46,21 @@ export async function startTestApp(overrides: Partial<Config> = {}, appOptions: 
     async close() {
       await app.close();
       await container.close();
+      if (database) await dropTestDatabase(database.name);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The store the test apps run on: the embedded SQLite (default) or PostgreSQL (VIGIL_TEST_STORE=postgres). */
+export function testStore(): 'sqlite' | 'postgres' {
+  return process.env.VIGIL_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/** A connection of the test's own to the app's database, beside the server, for what a test reads or writes behind the API; close it after. */
+export function openAppDatabase(test: TestApp): SqlDatabase {
+  const url = test.config.databaseUrl;
+  return url === undefined ? SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE)) : PostgresDatabase.open(url, { poolSize: 1 });
 }
 
 /** The test app listening on plain HTTP on a free loopback port, for clients that need a URL (the simulator). */

@@ -52,9 +52,14 @@ async function migratePostgres(url: string): Promise<void> {
   }
 }
 
+/** A fresh database at the newest schema, by name and URL, for a server to open itself (drop it with dropTestDatabase). */
+export function freshMigratedDatabase(): Promise<{ name: string; url: string }> {
+  return freshTestDatabase('migrated', migratePostgres);
+}
+
 /** A fresh PostgreSQL database at the newest schema, copied from a migrated template, dropped when closed. */
 export async function freshMigratedPostgres(): Promise<PostgresDatabase> {
-  const { name, url } = await freshTestDatabase('migrated', migratePostgres);
+  const { name, url } = await freshMigratedDatabase();
   return closingWith(PostgresDatabase.open(url, { poolSize: 4 }), () => dropTestDatabase(name));
 }
 

@@ -1,2 +1,2 @@
-/** A fresh PostgreSQL database at the newest schema, dropped when closed: the PostgreSQL dialect's (dialects.ts). */
-export { freshMigratedPostgres } from './dialects.js';
+/** Fresh PostgreSQL databases at the newest schema: the PostgreSQL dialect's (dialects.ts). */
+export { freshMigratedDatabase, freshMigratedPostgres } from './dialects.js';

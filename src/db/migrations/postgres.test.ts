@@ -17,8 +17,11 @@ const EVENT_STORE_TABLES = new Set([
 const EVENT_PARTITION = /^(segments|event_chunks|segment_terms)_p\d+$/;
 /** SQLite's install codes as kept before migration 14, sealed and dropped at the next start. */
 const SQLITE_ONLY_TABLES = new Set(['sensor_install_codes_plaintext', 'schema_migrations']);
-/** The token key, which SQLite keeps in a file of the data dir and PostgreSQL in the database (ADR 0020). */
-const POSTGRES_ONLY_TABLES = new Set(['sealed_keys']);
+/**
+ * What SQLite keeps in files of the data dir and PostgreSQL in the database, so that every server
+ * reads it: the token key (ADR 0020), binaries' content and live-response files' content.
+ */
+const POSTGRES_ONLY_TABLES = new Set(['sealed_keys', 'binary_content']);
 /** Columns PostgreSQL adds: the sensor a tagged process segment belongs to, for distribution by sensor. */
 const POSTGRES_ONLY_COLUMNS = new Set(['watchlist_process_hits.sensor_id', 'feed_process_hits.sensor_id']);
 

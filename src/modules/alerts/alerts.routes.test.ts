@@ -26,7 +26,7 @@ describe('alerts API', () => {
     })).json().id;
     await test.app.inject({ method: 'PUT', url: `/api/v1/watchlist/${watchlistId}/action_type/3`, headers: admin, payload: { enabled: true } });
     ids = [];
-    for (const [i, segment] of storedSegments(test, sensor.id).entries()) {
+    for (const [i, segment] of (await storedSegments(test, sensor.id)).entries()) {
       const outcome = await test.container.services.detection.watchlistRan({ watchlistId, ranAtMs: T0 + 100_000 + i, segments: [segment.segmentRow] });
       ids.push(...outcome.alerts);
     }

@@ -15,7 +15,7 @@ import { canViewGroup, type Principal } from '../../domain/permissions.js';
 import type { BinaryMetadata } from './binary-upload.schemas.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { binaryArchive } from './binary-archive.js';
-import type { BinaryContentStore } from './binary-content.js';
+import type { BinaryContent } from './binary-content.js';
 import type { StagedContent } from './binary-upload-body.js';
 import { binarySummary } from './binary-summary.js';
 import type { BinariesStore, BinaryObservation, BinaryRecord } from './binaries.store.js';
@@ -27,7 +27,7 @@ const MD5 = /^[0-9a-f]{32}$/i;
 export class BinariesService {
   constructor(
     private readonly store: BinariesStore,
-    private readonly content: BinaryContentStore,
+    private readonly content: BinaryContent,
     private readonly tags: BinaryTagsSource = async () => new Map(),
     private readonly now: () => number = Date.now,
   ) {}

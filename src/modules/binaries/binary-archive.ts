@@ -3,7 +3,6 @@
  * `filedata`, the content, and `metadata`, the CRLF text Carbon Black kept beside it (reference
  * core §5.4: `Timestamp` and `OrigFilename`, names padded to 31 columns). cbapi reads `filedata`.
  */
-import type { ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 
@@ -25,7 +24,7 @@ function metadataText({ timestampMs, origFilename }: ArchiveMetadata): string {
     .join('');
 }
 
-export function binaryArchive(content: { stream: ReadStream; size: number }, metadata: ArchiveMetadata): Readable {
+export function binaryArchive(content: { stream: Readable; size: number }, metadata: ArchiveMetadata): Readable {
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
   const mtime = new Date(metadata.timestampMs);

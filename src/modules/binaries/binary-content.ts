@@ -4,13 +4,26 @@
  * never leaves a partial file under a hash's name.
  */
 import { randomBytes } from 'node:crypto';
-import type { ReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openContent } from '../../db/file-content.js';
 import { PRIVATE_DIR_MODE } from '../../db/private-files.js';
+import type { Readable } from 'node:stream';
 
-export class BinaryContentStore {
+/** Where binaries' content is kept: files under the data dir (embedded store) or the database (binary-content.postgres.ts). */
+export interface BinaryContent {
+  has(md5: string): Promise<boolean>;
+  /** A new local path for content on its way in; it is verified there before adopt keeps it. */
+  stagingPath(): Promise<string>;
+  /** Makes a complete staged file the content of md5; the staged file is gone afterwards. */
+  adopt(md5: string, stagedPath: string): Promise<void>;
+  /** Removes a staged file that was not adopted (nothing if it was). */
+  discard(stagedPath: string): Promise<void>;
+  /** A stream of the content and its size, or undefined when it was never stored. */
+  open(md5: string): Promise<{ stream: Readable; size: number } | undefined>;
+}
+
+export class BinaryContentStore implements BinaryContent {
   constructor(private readonly root: string) {}
 
   private pathOf(md5: string): string {
@@ -48,7 +61,7 @@ export class BinaryContentStore {
    * A stream of the content and its size, or undefined when it was never stored. The file is
    * opened before this resolves, so the stream cannot miss it later; the stream closes it.
    */
-  open(md5: string): Promise<{ stream: ReadStream; size: number } | undefined> {
+  open(md5: string): Promise<{ stream: Readable; size: number } | undefined> {
     return openContent(this.pathOf(md5));
   }
 }

@@ -144,3 +144,29 @@ export function binaryFacet(name: string): BinaryFacetSpec | undefined {
 export const BINARY_FACET_NAMES: readonly string[] = [
   ...new Set([...Object.keys(BINARY_FACETS), ...FIELDS.filter((def) => def.binary && binaryFacet(def.name)).map((def) => def.name)]),
 ];
+
+const FACET_LIMIT = 200;
+
+/** A facet's entries from its (value, count) rows: the most frequent values, or recent time buckets. */
+export function facetCounts(spec: BinaryFacetSpec, counts: [unknown, number][], nowMs: number): { name: string; count: number }[] {
+  const present = counts.filter(([value]) => value !== null && value !== '');
+  if (!spec.buckets) {
+    return present.map(([value, count]) => ({ name: String(value), count }))
+      .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)).slice(0, FACET_LIMIT);
+  }
+  const { unit, recent } = spec.buckets;
+  const bucket = (ms: number) => {
+    const date = new Date(ms);
+    return unit === 'day' ? Math.floor(ms / 86_400_000) : date.getUTCFullYear() * 12 + date.getUTCMonth();
+  };
+  const newest = bucket(nowMs);
+  const buckets = new Map<number, number>();
+  for (const [value, count] of present) {
+    const b = bucket(Number(value));
+    if (b > newest - recent && b <= newest) buckets.set(b, (buckets.get(b) ?? 0) + count);
+  }
+  const name = (b: number) => (unit === 'day'
+    ? new Date(b * 86_400_000).toISOString()
+    : new Date(Date.UTC(Math.floor(b / 12), b % 12, 1)).toISOString()).replace('.000Z', 'Z');
+  return [...buckets].sort((a, b) => a[0] - b[0]).map(([b, count]) => ({ name: name(b), count }));
+}

@@ -9,7 +9,7 @@ import type { ReadResult } from '../../db/dialects/sqlite-read.messages.js';
 import { cachedStatement } from '../../db/dialects/sqlite-statements.js';
 import { SQLITE_FUNCTIONS } from '../../query/compile/sqlite-functions.js';
 import {
-  BINARY_SORTS, binaryFacet, SEEN_BY, type BinaryFacetSpec, type BinaryObservationRow, type BinaryRow,
+  BINARY_SORTS, binaryFacet, facetCounts, SEEN_BY, type BinaryObservationRow, type BinaryRow,
   type BinarySearchResult, type CompiledBinarySearch,
 } from './binary-search.plan.js';
 
@@ -60,29 +60,4 @@ export function run(db: Database.Database, request: CompiledBinarySearch): ReadR
     facets[field] = facetCounts(spec, counts, request.nowMs);
   }
   return { result: { total, rows: md5s.map((md5) => byMd5.get(md5)!), facets }, more: start + rows < total };
-}
-
-const FACET_LIMIT = 200;
-
-function facetCounts(spec: BinaryFacetSpec, counts: [unknown, number][], nowMs: number): { name: string; count: number }[] {
-  const present = counts.filter(([value]) => value !== null && value !== '');
-  if (!spec.buckets) {
-    return present.map(([value, count]) => ({ name: String(value), count }))
-      .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)).slice(0, FACET_LIMIT);
-  }
-  const { unit, recent } = spec.buckets;
-  const bucket = (ms: number) => {
-    const date = new Date(ms);
-    return unit === 'day' ? Math.floor(ms / 86_400_000) : date.getUTCFullYear() * 12 + date.getUTCMonth();
-  };
-  const newest = bucket(nowMs);
-  const buckets = new Map<number, number>();
-  for (const [value, count] of present) {
-    const b = bucket(Number(value));
-    if (b > newest - recent && b <= newest) buckets.set(b, (buckets.get(b) ?? 0) + count);
-  }
-  const name = (b: number) => (unit === 'day'
-    ? new Date(b * 86_400_000).toISOString()
-    : new Date(Date.UTC(Math.floor(b / 12), b % 12, 1)).toISOString()).replace('.000Z', 'Z');
-  return [...buckets].sort((a, b) => a[0] - b[0]).map(([b, count]) => ({ name: name(b), count }));
 }

@@ -35,11 +35,11 @@ describe('dashboard statistics API', () => {
     const now = Date.now();
     const hitTimes = [now - 10 * 60_000, now - 5 * HOUR_MS, now - 3 * 24 * HOUR_MS];
     const alerts: string[] = [];
-    for (const [i, segment] of storedSegments(test, windows.id).entries()) {
+    for (const [i, segment] of (await storedSegments(test, windows.id)).entries()) {
       const outcome = await test.container.services.detection.watchlistRan({ watchlistId, ranAtMs: hitTimes[i]!, segments: [segment.segmentRow] });
       alerts.push(...outcome.alerts);
     }
-    const [lab] = storedSegments(test, linux.id);
+    const [lab] = await storedSegments(test, linux.id);
     alerts.push(...(await test.container.services.detection.watchlistRan({ watchlistId, ranAtMs: now - 60_000, segments: [lab!.segmentRow] })).alerts);
     assert.equal(alerts.length, 4);
     const resolved = await test.app.inject({ method: 'POST', url: `/api/v1/alert/${alerts[0]}`, headers: admin, payload: { status: 'Resolved' } });

@@ -22,8 +22,10 @@ async function seed(db: SqlDatabase): Promise<number> {
     );
     await db.run(`INSERT INTO processes (id, sensor_id, pid, start_ms, group_id, hostname, host_type, os_type) VALUES (?, ?, 100, ?, ?, 'h', 'workstation', 'windows')`,
       [sensor, sensor, NOW, group]);
-    await db.run(`INSERT INTO segments (id, process_id, segment_id, first_event_ms, last_update_ms, last_server_update_ms) VALUES (?, ?, ?, ?, ?, ?)`,
-      [sensor, sensor, NOW, NOW, NOW, NOW]);
+    // PostgreSQL's segments carry their sensor (its distribution key); SQLite's find it through the process.
+    const [sensorColumn, sensorValue] = db.dialect === 'postgres' ? [', sensor_id', ', ?'] : ['', ''];
+    await db.run(`INSERT INTO segments (id, process_id, segment_id, first_event_ms, last_update_ms, last_server_update_ms${sensorColumn})
+      VALUES (?, ?, ?, ?, ?, ?${sensorValue})`, [sensor, sensor, NOW, NOW, NOW, NOW, ...(db.dialect === 'postgres' ? [sensor] : [])]);
     await db.run(`INSERT INTO host_segment_counts (sensor_id, group_id, hostname, host_type, os_type, segments) VALUES (?, ?, 'h', 'workstation', 'windows', 1)`,
       [sensor, group]);
     await db.run(`INSERT INTO binaries (md5, size, metadata, first_seen_ms, last_seen_ms) VALUES (?, 1, '{}', ?, ?)`,

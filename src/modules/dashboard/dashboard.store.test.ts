@@ -1,13 +1,15 @@
 import { after, describe } from 'node:test';
 import { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
 import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
-import { forEachDialect, needsEventStore } from '../../../test/support/dialects.js';
+import type { PostgresDatabase } from '../../db/dialects/postgres.js';
+import { forEachDialect } from '../../../test/support/dialects.js';
 import { PooledDashboardStore, READ_HANDLERS } from '../../wiring/sqlite-read-stores.js';
+import { PostgresDashboardStore } from './dashboard.postgres.js';
 import { SqlDashboardStore } from './dashboard.store.js';
 import { dashboardStoreContract } from './dashboard.store.contract.js';
 
 describe('on the database connection', () => {
-  forEachDialect((fresh) => dashboardStoreContract(fresh, (db) => new SqlDashboardStore(db)), needsEventStore);
+  forEachDialect((fresh) => dashboardStoreContract(fresh, (db) => new SqlDashboardStore(db)));
 });
 
 describe('in the read pool', () => {
@@ -18,4 +20,10 @@ describe('in the read pool', () => {
     pools.push(pool);
     return new PooledDashboardStore(pool);
   }), { skip: { postgres: "the read pool is SQLite's: it opens the database file in worker threads" } });
+});
+
+describe('in one PostgreSQL snapshot', () => {
+  forEachDialect((fresh) => dashboardStoreContract(fresh, (db) => new PostgresDashboardStore(db as PostgresDatabase)), {
+    skip: { sqlite: 'the snapshot is PostgreSQL\'s' },
+  });
 });

@@ -3,10 +3,8 @@
  * that a key is shown once and stored only hashed, and that a key opens nothing of the API.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
-import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
+import { as, createUser, openAppDatabase, startTestApp, type TestApp } from '../../../test/support/app.js';
 
 describe('ingest keys', () => {
   let test: TestApp;
@@ -40,9 +38,9 @@ describe('ingest keys', () => {
     assert.equal(listed.statusCode, 200);
     assert.deepEqual(listed.json(), [{ id: key.id, group_id: groupId, name: 'winlogbeat', created_by: 'fleet-admin', created: key.created, revoked: null }]);
 
-    const db = new Database(join(test.config.dataDir, 'vigil.db'), { readonly: true });
-    const stored = JSON.stringify(db.prepare('SELECT * FROM ingest_keys').all());
-    db.close();
+    const db = openAppDatabase(test);
+    const stored = JSON.stringify(await db.all('SELECT * FROM ingest_keys'));
+    await db.close();
     assert.ok(!stored.includes(key.key.slice(4)), 'the database holds no copy of the key');
   });
 

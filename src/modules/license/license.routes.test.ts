@@ -1,11 +1,8 @@
 /** The license endpoints through the real app (reference admin §9.2): XSOAR's connectivity test, cbapi's upload. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { join } from 'node:path';
-import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
+import { as, createUser, openAppDatabase, startTestApp, type TestApp } from '../../../test/support/app.js';
 import { registerSensor } from '../../../test/support/sensors.js';
-import { SqliteDatabase } from '../../db/dialects/sqlite.js';
-import { SQLITE_FILE } from '../../db/open.js';
 import { SqlLicenseStore } from './license.store.js';
 
 const PATHS = ['/api/license', '/api/v1/license'];
@@ -21,9 +18,9 @@ describe('license', () => {
   });
   after(() => test.close());
 
-  /** The store's own record, read beside the server through its database file. */
+  /** The store's own record, read beside the server through its database. */
   async function storedLicense() {
-    const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
+    const db = openAppDatabase(test);
     try {
       return await new SqlLicenseStore(db).get();
     } finally {

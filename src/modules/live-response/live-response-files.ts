@@ -5,7 +5,7 @@
  * file. In the database, where several servers share it (live-response-content.sql.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, type ReadStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openContent } from '../../db/file-content.js';
@@ -16,12 +16,25 @@ import { pipeline } from 'node:stream/promises';
 /** The content was larger than the limit; nothing was kept. */
 export class ContentTooLargeError extends Error {}
 
+/** Where live-response files' content is kept: files under the data dir (embedded store) or the database (live-response-content.sql.ts). */
 export interface LiveResponseContent {
   /** Stores the stream's bytes as the file's content and answers their count; ContentTooLargeError past the limit. */
   put(fileId: number, content: Readable): Promise<number>;
   /** A stream of the content and its size, or undefined when there is none. */
   open(fileId: number): Promise<{ stream: Readable; size: number } | undefined>;
   remove(fileIds: readonly number[]): Promise<void>;
+}
+
+/** Counts the bytes passing through, failing with ContentTooLargeError past the limit. */
+export function limitedTo(limit: number, counted: (size: number) => void): Transform {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      counted(size);
+      done(size > limit ? new ContentTooLargeError(`more than ${limit} bytes`) : null, chunk);
+    },
+  });
 }
 
 export class LiveResponseFiles implements LiveResponseContent {
@@ -40,13 +53,7 @@ export class LiveResponseFiles implements LiveResponseContent {
     const target = this.pathOf(fileId);
     const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
     let size = 0;
-    const limit = this.limitBytes;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        done(size > limit ? new ContentTooLargeError(`more than ${limit} bytes`) : null, chunk);
-      },
-    });
+    const counter = limitedTo(this.limitBytes, (counted) => (size = counted));
     try {
       await pipeline(content, counter, createWriteStream(temporary, { mode: PRIVATE_FILE_MODE }));
       await rename(temporary, target);
@@ -58,7 +65,7 @@ export class LiveResponseFiles implements LiveResponseContent {
   }
 
   /** A stream of the content and its size, or undefined when there is none; the stream closes the file. */
-  open(fileId: number): Promise<{ stream: ReadStream; size: number } | undefined> {
+  open(fileId: number): Promise<{ stream: Readable; size: number } | undefined> {
     return openContent(this.pathOf(fileId));
   }
 

@@ -7,13 +7,15 @@
  * segment rows itself.
  */
 import { inflateRawSync } from 'node:zlib';
+import type { SqlExecutor } from '../../db/database.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
+import { readSnapshot, timedRead } from '../../db/dialects/postgres-read.js';
 import { decodeChunk } from '../../ingest/event-codec.js';
 import { SqlProcessDetailStore, type SegmentChunkSource } from './process-detail.store.js';
 import { encodeEventLists, eventLists, type EncodedEventLists, type EventLists } from './process-events.js';
 import type { EventListRequest, EventListStore } from './process-events.store.js';
 
-export function postgresSegmentChunks(db: PostgresDatabase): SegmentChunkSource {
+export function postgresSegmentChunks(db: SqlExecutor): SegmentChunkSource {
   return {
     async read(segmentRows) {
       if (segmentRows.length === 0) return [];
@@ -39,14 +41,12 @@ export class PostgresProcessDetailStore extends SqlProcessDetailStore {
 }
 
 export class PostgresEventListStore implements EventListStore {
-  private readonly chunks: SegmentChunkSource;
-
-  constructor(db: PostgresDatabase) {
-    this.chunks = postgresSegmentChunks(db);
-  }
+  /** timeLimitMs: the search time limit, which a large event read keeps too (a 504 past it), as in the read pool. */
+  constructor(private readonly db: PostgresDatabase, private readonly timeLimitMs?: number) {}
 
   async list(request: EventListRequest): Promise<EventLists> {
-    const segments = (await this.chunks.read(request.segmentRows)).map((chunks) =>
+    const read = await timedRead(() => readSnapshot(this.db, (reader) => postgresSegmentChunks(reader).read(request.segmentRows), this.timeLimitMs));
+    const segments = read.map((chunks) =>
       chunks.flatMap((data) => decodeChunk(data, request.pid, request.startMs)));
     return eventLists(segments, request.window, request.version, request.sensorId);
   }

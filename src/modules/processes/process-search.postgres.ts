@@ -12,7 +12,7 @@
  */
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
-import { readSnapshot } from '../../db/dialects/postgres-read.js';
+import { readSnapshot, timedRead } from '../../db/dialects/postgres-read.js';
 import { COUNTED_TYPES } from '../../ingest/prepare.js';
 import { compilePostgresProcessCondition } from '../../query/compile/postgres.js';
 import type { PagingSnapshot } from '../../query/search-request.js';
@@ -35,12 +35,13 @@ const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.sensor_id = p.sensor_id AND c.process_row = p.id';
 
 export class PostgresProcessSearchStore implements ProcessSearchStore {
-  constructor(private readonly db: PostgresDatabase) {}
+  /** timeLimitMs: each statement's limit; a search past it is the client's QueryTimeoutError. */
+  constructor(private readonly db: PostgresDatabase, private readonly timeLimitMs?: number) {}
 
   async search({ predicate, ...request }: ProcessSearchRequest, _paging: PagingSnapshot): Promise<ProcessSearchResult> {
     if (request.visibleGroups?.length === 0) return { total: 0, rows: [], facets: {} };
     const compiled: CompiledProcessSearch = { ...request, condition: compilePostgresProcessCondition(predicate) };
-    return readSnapshot(this.db, (reader) => new Search(reader, compiled).execute());
+    return timedRead(() => readSnapshot(this.db, (reader) => new Search(reader, compiled).execute(), this.timeLimitMs));
   }
 }
 

@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { as, createUser, startListeningTestApp, startTestApp, type ListeningTestApp, type TestApp } from '../../../test/support/app.js';
+import {
+  as, createUser, openAppDatabase, startListeningTestApp, startTestApp, testStore, type ListeningTestApp, type TestApp,
+} from '../../../test/support/app.js';
 import { hostFacts, installCode, processEvents, registerSensor, type TestSensor } from '../../../test/support/sensors.js';
-import { SqliteDatabase } from '../../db/dialects/sqlite.js';
-import { SQLITE_FILE } from '../../db/open.js';
 import { SqlSensorsStore } from './sensors.store.js';
 
 describe('sensor protocol', () => {
@@ -19,6 +19,16 @@ describe('sensor protocol', () => {
     test = await startTestApp({ checkinIntervalSeconds: 15 });
   });
   after(() => test.close());
+
+  /** A binary's content as PostgreSQL keeps it (the embedded store keeps a file). */
+  async function storedInDatabase(md5: string): Promise<Buffer | undefined> {
+    const db = openAppDatabase(test);
+    try {
+      return (await db.get<{ content: Buffer }>('SELECT content FROM binary_content WHERE md5 = ?', [md5]))?.content;
+    } finally {
+      await db.close();
+    }
+  }
 
   it('gives the install code to group administrators only, the same code every time', async () => {
     const code = await installCode(test);
@@ -54,7 +64,7 @@ describe('sensor protocol', () => {
   it('records check-ins and hands out instructions until they are acknowledged', async () => {
     const sensor = await registerSensor(test, { computer_name: 'WIN-CHECK-01' });
     // Queued through the store: what the API's requests queue is tested in sensor-isolation.test.ts.
-    const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
+    const db = openAppDatabase(test);
     after(() => db.close());
     const store = new SqlSensorsStore(db);
     const instruction = await store.enqueueInstruction(sensor.id, 'isolate', undefined, Date.now());
@@ -115,7 +125,9 @@ describe('sensor protocol', () => {
     const again = await upload({ metadata: { ...metadata, observed_filename: 'D:\\copy.exe' } });
     assert.deepEqual(again.json(), { md5, stored: true }, 'metadata alone for content the server has');
 
-    const stored = readFileSync(join(test.config.dataDir, 'binaries', md5.slice(0, 2), md5));
+    const stored = testStore() === 'postgres'
+      ? await storedInDatabase(md5)
+      : readFileSync(join(test.config.dataDir, 'binaries', md5.slice(0, 2), md5));
     assert.deepEqual(stored, content, 'kept content-addressed by md5');
   });
 });

@@ -1,11 +1,8 @@
 /** The analyst's sensor API (reference core §6) over HTTP, on sensors that registered and checked in for real. */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
+import { as, createUser, openAppDatabase, startTestApp, testStore, type TestApp } from '../../../test/support/app.js';
 import { checkin, registerSensor, type TestSensor } from '../../../test/support/sensors.js';
-import { SqliteDatabase } from '../../db/dialects/sqlite.js';
-import { SQLITE_FILE } from '../../db/open.js';
 
 const RECORD_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}[+-]\d{2}:\d{2}$/;
 
@@ -221,9 +218,11 @@ describe('sensors API', () => {
     assert.equal(stats.active_sensor_count, all.length, 'every sensor here registered moments ago');
   });
 
-  it('lists every sensor when one holds a value a client never could have sent (a database from before numbers were bounded)', async () => {
+  it('lists every sensor when one holds a value a client never could have sent (a database from before numbers were bounded)', {
+    skip: testStore() === 'postgres' && 'such values were only ever stored by older SQLite databases; PostgreSQL columns refuse them',
+  }, async () => {
     const odd = await registerSensor(test, { computer_name: 'ODD-VALUES' });
-    const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
+    const db = openAppDatabase(test);
     after(() => db.close());
     await db.run(
       "UPDATE sensors SET build_id = ?, physical_memory_size = 'lots', uptime = ?, health_status = 1.5 WHERE id = ?",

@@ -206,6 +206,12 @@ const accessAndSensors = `
     last_seen_ms BIGINT NOT NULL
   );
   CREATE INDEX binaries_by_first_seen ON binaries (first_seen_ms);
+  -- A binary's content, in the database so every server has it (the embedded store keeps files
+  -- under the data dir). Written once per md5, after the content was checked against it.
+  CREATE TABLE binary_content (
+    md5 TEXT PRIMARY KEY,
+    content BYTEA NOT NULL
+  );
   CREATE TABLE binary_observations (
     md5 TEXT NOT NULL REFERENCES binaries (md5),
     sensor_id BIGINT NOT NULL,
