@@ -35,17 +35,26 @@ async function startPostgres() {
   };
 }
 
+/** The HTTP route tests, which a whole run repeats with the app on PostgreSQL (VIGIL_TEST_STORE, test/support/app.ts). */
+const ROUTE_TESTS = /\.routes[.\w-]*\.test\.ts$/;
+
+function runTests(selected, env) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected], { stdio: 'inherit', env });
+  return result.status ?? 1;
+}
+
 const files = ['src', 'test'].flatMap(testFiles).sort();
 const filter = process.argv.slice(2);
 const selected = filter.length ? files.filter((f) => filter.some((part) => f.includes(part))) : files;
 const postgres = process.env.VIGIL_TEST_PG_URL ? undefined : await startPostgres();
 try {
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected],
-    { stdio: 'inherit', env: { ...process.env, VIGIL_TEST_PG_URL: process.env.VIGIL_TEST_PG_URL ?? postgres.url } },
-  );
-  process.exitCode = result.status ?? 1;
+  const env = { ...process.env, VIGIL_TEST_PG_URL: process.env.VIGIL_TEST_PG_URL ?? postgres.url };
+  let status = runTests(selected, env);
+  if (!filter.length && !process.env.VIGIL_TEST_STORE) {
+    console.log('\nThe route tests again, with the app on PostgreSQL:\n');
+    status ||= runTests(files.filter((f) => ROUTE_TESTS.test(f)), { ...env, VIGIL_TEST_STORE: 'postgres' });
+  }
+  process.exitCode = status;
 } finally {
   await postgres?.stop();
 }
