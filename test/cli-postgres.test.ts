@@ -6,21 +6,20 @@
  * command with one line.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/load.js';
 import { postgresMigrations } from '../src/db/migrations/postgres.js';
 import { sqliteMigrations } from '../src/db/migrations/sqlite.js';
 import { openShellUsers } from '../src/wiring/shell-users.js';
 import { dropTestDatabase, freshTestDatabase } from './support/postgres.js';
 import { tempDir } from './support/temp.js';
+import { BIN, startServer } from './support/vigil-cli.js';
 import { closedPort } from './support/closed-port.js';
 
-const BIN = fileURLToPath(new URL('../bin/vigil.js', import.meta.url));
 
 function vigil(args: string[], options: { input?: string; env?: Record<string, string> } = {}) {
   const result = spawnSync(process.execPath, [BIN, ...args], {
@@ -37,26 +36,6 @@ function vigilAsync(args: string[]): Promise<{ status: number | null; stdout: st
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
-
-/** Starts `vigil serve` on a free port and resolves once it logs where it listens. */
-function startServer(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args]);
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const listening = /"url":"(https?:\/\/[^"]+)".*Vigil is listening/.exec(output);
-      if (listening) {
-        clearTimeout(timer);
-        resolve({ child, url: listening[1]!, output: () => output, exited });
-      }
-    });
-    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
 }
 
 function assertOneLine(stderr: string, pattern: RegExp): void {

@@ -5,46 +5,18 @@
  * terminal (a pseudo-terminal from script(1)) the log is pretty and the token is shown.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/temp.js';
+import { BIN, startServer } from './support/vigil-cli.js';
 
-const BIN = fileURLToPath(new URL('../bin/vigil.js', import.meta.url));
 
 function vigil(args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [BIN, ...args], { input, encoding: 'utf8', timeout: 30_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-interface Server {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `vigil serve` on a free port and resolves once it logs where it listens. */
-function startServer(args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args]);
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const listening = /"url":"(https?:\/\/[^"]+)".*Vigil is listening/.exec(output);
-      if (listening) {
-        clearTimeout(timer);
-        resolve({ child, url: listening[1]!, output: () => output, exited });
-      }
-    });
-    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
 }
 
 async function until(done: () => boolean, describe: () => string, timeoutMs = 30_000): Promise<void> {
