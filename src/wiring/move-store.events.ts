@@ -55,7 +55,8 @@ export async function createPartitions(client: pg.PoolClient, source: SqliteSour
     const [range] = source.all<{ low: number | null; high: number | null }>(
       'SELECT min(segment_id) AS low, max(segment_id) AS high FROM segments WHERE id >= ? AND id < ?', [partition.first_row, next],
     );
-    const lower = i === 0 ? 0 : Math.max(range!.low ?? partition.start_ms, highestBefore + 1);
+    // Above every earlier segment and bound: ranges must not overlap, even around an empty partition.
+    const lower = i === 0 ? 0 : Math.max(range!.low ?? partition.start_ms, highestBefore + 1, lowers[i - 1]! + 1);
     if (range!.low !== null && range!.low < lower) {
       throw new ConfigError(`Storage partition ${partition.name} holds segments older than the partition before it: this store cannot be split into PostgreSQL's time ranges.`);
     }
