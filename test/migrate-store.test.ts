@@ -38,11 +38,41 @@ function withoutTimings(body: unknown): unknown {
   return JSON.parse(JSON.stringify(body), (key, value: unknown) => (TIMINGS.has(key) ? undefined : value));
 }
 
+type Answers = Map<string, { status: number; body: unknown }>;
+
+/** The reads that answered otherwise, each with how. */
+function differences(actual: Answers, expected: Answers): string[] {
+  const found: string[] = [];
+  for (const [path, answer] of expected) {
+    try {
+      assert.deepEqual(actual.get(path), answer);
+    } catch (error) {
+      found.push(`${path}\n${(error as Error).message}`);
+    }
+  }
+  return found;
+}
+
+interface Partition {
+  name: string;
+  status: string;
+  info: { partitionId: number; startDate: string; endDate: string | null; userMounted: boolean };
+}
+
+/** The partitions as both stores must list them; sizes and where the events lie are each store's own. */
+function partitionsOf(list: unknown): unknown {
+  return Object.values(list as Record<string, Partition>).map(({ name, status, info }) => ({
+    name, status, id: info.partitionId, start: info.startDate, end: info.endDate, userMounted: info.userMounted,
+  }));
+}
+
 const WATCHLIST_QUERY = 'process_name:svchost.exe';
 /** Process and binary searches, with facets, sorts and paging as cbapi sends them. */
 const SEARCHES = [
   '/api/v1/process?q=&rows=100&facet=true',
   `/api/v1/process?q=${encodeURIComponent('process_name:svchost.exe OR process_name:vim')}&rows=50&sort=start%20asc`,
+  // A later page reads the snapshot its first page took (the embedded store's paging): first pages first.
+  `/api/v1/process?q=${encodeURIComponent('netconn_count:[1 TO *]')}&rows=2&facet=true&facet.field=hostname&facet.field=username_full`,
   `/api/v1/process?q=${encodeURIComponent('netconn_count:[1 TO *]')}&rows=20&start=2&facet=true&facet.field=hostname&facet.field=username_full`,
   `/api/v1/process?q=${encodeURIComponent('filemod:*.dll')}&rows=100`,
   `/api/v1/process?q=${encodeURIComponent('cmdline:-k')}&rows=100`,
@@ -59,16 +89,29 @@ describe('vigil migrate-store moves an embedded installation to PostgreSQL', () 
   const movedDataDir = tempDir('vigil-moved-');
   let target: { name: string; url: string };
   let token: string;
-  /** Every read, as the embedded server answered it. */
-  const embeddedAnswers = new Map<string, unknown>();
+  /** Every read, as the embedded server answered it, with the first partition mounted and then unmounted. */
+  let mountedAnswers: Answers;
+  let unmountedAnswers: Answers;
   let reads: string[] = [];
-  let partitionNames: string[] = [];
+  let partitions: unknown;
+  let firstPartition: string;
 
-  const get = async (server: Server, path: string, headers: Record<string, string> = { 'X-Auth-Token': token }) => {
-    const response = await fetch(`${server.url}${path}`, { headers });
+  const get = async (server: Server, path: string) => {
+    const response = await fetch(`${server.url}${path}`, { headers: { 'X-Auth-Token': token } });
     const body = await response.text();
     assert.equal(response.status, 200, `${path}: ${body}`);
     return JSON.parse(body) as unknown;
+  };
+  /** Status and body: a read of an unmounted partition's events may be refused, and must be refused alike. */
+  const answers = async (server: Server): Promise<Answers> => {
+    const answered: Answers = new Map();
+    for (const path of reads) {
+      const response = await fetch(`${server.url}${path}`, { headers: { 'X-Auth-Token': token } });
+      const text = await response.text();
+      // A 404 answers Carbon Black's HTML page, as cbapi expects.
+      answered.set(path, { status: response.status, body: response.headers.get('content-type')?.includes('json') ? withoutTimings(JSON.parse(text)) : text });
+    }
+    return answered;
   };
   const send = async (server: Server, method: string, path: string, payload: object) => {
     const response = await fetch(`${server.url}${path}`, {
@@ -94,6 +137,8 @@ describe('vigil migrate-store moves an embedded installation to PostgreSQL', () 
       await send(embedded, 'POST', '/api/v1/storage/events/new_partition', {});
       const later = await vigil(['simulate', '--server', embedded.url, '--token', token, '--sensors', '1', '--processes', '20', '--seed', 'later']);
       assert.equal(later.status, 0, later.stderr);
+      // A third, empty, hot partition.
+      await send(embedded, 'POST', '/api/v1/storage/events/new_partition', {});
       await send(embedded, 'POST', '/api/v1/banning/blacklist', { md5hash: 'a'.repeat(32), text: 'moved ban' });
       const added = await vigil(['user', 'add', 'bob', '--password-stdin', '--data-dir', dataDir], 'tr0ub4dor&3\n');
       assert.equal(added.status, 0, added.stderr);
@@ -115,8 +160,15 @@ describe('vigil migrate-store moves an embedded installation to PostgreSQL', () 
         '/api/v1/watchlist', `/api/v1/watchlist/${String(watchlist.id)}`, `/api/v1/process?q=watchlist_${String(watchlist.id)}:*&rows=50`,
         '/api/v2/alert?q=&rows=100', '/api/v1/banning/blacklist', '/api/users', '/api/v1/sensor', '/api/group',
       ];
-      partitionNames = Object.keys(await get(embedded, '/api/v1/storage/events/partition') as object);
-      for (const path of reads) embeddedAnswers.set(path, await get(embedded, path));
+      mountedAnswers = await answers(embedded);
+      // The first partition unmounted (kept, not searched): it moves so.
+      firstPartition = Object.values(await get(embedded, '/api/v1/storage/events/partition') as Record<string, Partition>)
+        .sort((a, b) => a.info.partitionId - b.info.partitionId)[0]!.name;
+      await send(embedded, 'POST', `/api/v1/storage/events/${firstPartition}/unmount`, {});
+      unmountedAnswers = await answers(embedded);
+      partitions = partitionsOf(await get(embedded, '/api/v1/storage/events/partition'));
+      assert.equal((mountedAnswers.get(SEARCHES[0]!)!.body as { total_results: number }).total_results, 80);
+      assert.equal((unmountedAnswers.get(SEARCHES[0]!)!.body as { total_results: number }).total_results, 20, 'the first partition is not searched');
     } finally {
       await stop(embedded);
     }
@@ -158,18 +210,11 @@ describe('vigil migrate-store moves an embedded installation to PostgreSQL', () 
     const moved = await startServer(['--http', '--database-url', target.url, '--data-dir', movedDataDir,
       '--secret-key-file', join(dataDir, 'secrets.key')]);
     try {
-      const differing: string[] = [];
-      for (const path of reads) {
-        try {
-          assert.deepEqual(withoutTimings(await get(moved, path)), withoutTimings(embeddedAnswers.get(path)));
-        } catch (error) {
-          differing.push(`${path}\n${(error as Error).message}`);
-        }
-      }
-      assert.deepEqual(differing, []);
-      // Their sizes are each store's own; the partitions are the same.
-      assert.deepEqual(Object.keys(await get(moved, '/api/v1/storage/events/partition') as object), partitionNames);
-      assert.equal(partitionNames.length, 2);
+      assert.deepEqual(differences(await answers(moved), unmountedAnswers), []);
+      assert.deepEqual(partitionsOf(await get(moved, '/api/v1/storage/events/partition')), partitions);
+      // Mounted again on PostgreSQL, the moved partition answers as it did on the embedded store.
+      await send(moved, 'POST', `/api/v1/storage/events/${firstPartition}/mount`, {});
+      assert.deepEqual(differences(await answers(moved), mountedAnswers), []);
       const login = await fetch(`${moved.url}/api/auth/login`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bob', password: 'tr0ub4dor&3' }),
       });

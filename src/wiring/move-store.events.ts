@@ -16,6 +16,8 @@ import { DEFLATE } from '../modules/processes/event-store.postgres.js';
 import type { SqliteSource } from './sqlite-source.js';
 
 const PARTITIONED = ['segments', 'event_chunks', 'segment_terms'] as const;
+/** The tables of storage partitions (`segments_p3`, …), attached or detached. */
+export const PARTITION_TABLE_PATTERN = `^(${PARTITIONED.join('|')})_p[0-9]+$`;
 const SEGMENTS_PER_READ = 500;
 const PROGRESS_EVERY = 50_000;
 
@@ -43,9 +45,10 @@ export async function createPartitions(client: pg.PoolClient, source: SqliteSour
     throw new ConfigError('A storage partition of the embedded store is being deleted: start vigil serve on it until the deletion is done, then move it.');
   }
   const live = all.filter((p) => p.state !== 'deleted');
-  const { rows: existing } = await client.query<{ name: string; parent: string }>(
-    `SELECT c.relname AS name, p.relname AS parent FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
-     WHERE p.relname = ANY($1)`, [PARTITIONED],
+  // Attached or not: an unmounted partition's tables are detached but still there.
+  const { rows: existing } = await client.query<{ name: string }>(
+    `SELECT relname AS name FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind IN ('r', 'p') AND relname ~ $1`,
+    [PARTITION_TABLE_PATTERN],
   );
   for (const table of existing) await client.query(`DROP TABLE ${table.name}`);
   const lowers: number[] = [];

@@ -7,7 +7,8 @@
  *
  * Secrets stay sealed as they were: the target is opened with the same secret key file, and the
  * embedded store's token.key is sealed into sealed_keys under it (docs/adr/0020-shared-keys.md),
- * so every API token keeps working on servers given that file.
+ * so every API token keeps working on servers given that file. Why it is done this way:
+ * docs/adr/0026-moving-to-postgres.md.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ import { openSecretBox, secretKeyPath } from '../db/secrets/secret-key.js';
 import { LIVE_RESPONSE_PIECE_BYTES } from '../modules/live-response/live-response-content.sql.js';
 import { TOKEN_KEY_FILE } from '../modules/users/token-key.js';
 import { copyTable, planTable } from './move-store.copy.js';
-import { createPartitions, detachCold, moveChunks } from './move-store.events.js';
+import { createPartitions, detachCold, moveChunks, PARTITION_TABLE_PATTERN } from './move-store.events.js';
 import { SqliteSource } from './sqlite-source.js';
 
 /** Filled by the event pass, or not the embedded store's to give. */
@@ -136,8 +137,9 @@ async function refuseUnlessEmpty(client: pg.PoolClient, force: boolean): Promise
 async function targetTables(client: pg.PoolClient): Promise<Map<string, string[]>> {
   const { rows } = await client.query<{ table_name: string; column_name: string }>(
     `SELECT c.table_name, c.column_name FROM information_schema.columns c JOIN pg_class k ON k.relname = c.table_name
-     WHERE c.table_schema = current_schema() AND k.relkind IN ('r', 'p') AND NOT k.relispartition AND k.relpersistence = 'p'
+     WHERE c.table_schema = current_schema() AND k.relkind IN ('r', 'p') AND k.relpersistence = 'p' AND k.relname !~ $1
      ORDER BY c.table_name, c.ordinal_position`,
+    [PARTITION_TABLE_PATTERN],
   );
   const columns = new Map<string, string[]>();
   for (const row of rows) columns.set(row.table_name, [...(columns.get(row.table_name) ?? []), row.column_name]);
