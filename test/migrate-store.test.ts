@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { dropTestDatabase, freshTestDatabase } from './support/postgres.js';
@@ -178,7 +179,7 @@ describe('vigil migrate-store moves an embedded installation to PostgreSQL', () 
     for (const dir of [dataDir, movedDataDir]) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('refuses while a server has the store open', async () => {
+  it('refuses while a server has the store open, and with a secret key that is not the store\'s', async () => {
     const running = await startServer(['--http', '--data-dir', dataDir]);
     try {
       const refused = await vigil(['migrate-store', '--from', dataDir, '--to', target.url]);
@@ -187,6 +188,11 @@ describe('vigil migrate-store moves an embedded installation to PostgreSQL', () 
     } finally {
       await stop(running);
     }
+    const otherKey = join(movedDataDir, 'other.key');
+    writeFileSync(otherKey, randomBytes(32).toString('hex'));
+    const wrongKey = await vigil(['migrate-store', '--from', dataDir, '--to', target.url, '--secret-key-file', otherKey]);
+    assert.equal(wrongKey.status, 1);
+    assert.match(wrongKey.stderr, /^vigil: The secret key file .* is not the key the embedded store's secrets were sealed with/);
   });
 
   it('moves every table and the events, and prints a summary per table', async () => {
