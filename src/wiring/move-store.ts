@@ -19,7 +19,7 @@ import type { PostgresDatabase } from '../db/dialects/postgres.js';
 import { BinaryCopyRows } from '../db/dialects/postgres-copy.js';
 import { createKeyFile, readKeyFile } from '../db/key-file.js';
 import { openConfiguredDatabase } from '../db/open.js';
-import { SecretBox } from '../db/secrets/secret-box.js';
+import { SecretBox, SecretUnreadableError } from '../db/secrets/secret-box.js';
 import { openSecretBox, secretKeyPath } from '../db/secrets/secret-key.js';
 import { LIVE_RESPONSE_PIECE_BYTES } from '../modules/live-response/live-response-content.sql.js';
 import { TOKEN_KEY_FILE } from '../modules/users/token-key.js';
@@ -73,8 +73,8 @@ function openSourceSecrets(source: SqliteSource, keyFile: string): SecretBox {
     let opened: string | undefined;
     try {
       opened = box.open(check.sealed, 'key-check');
-    } catch {
-      opened = undefined;
+    } catch (error) {
+      if (!(error instanceof SecretUnreadableError)) throw error;
     }
     if (opened === undefined) throw new ConfigError(`The secret key file ${keyFile} is not the key the embedded store's secrets were sealed with.`);
   }
