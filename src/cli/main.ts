@@ -10,6 +10,7 @@ import { exitOnSignals, serve } from '../main.js';
 import { MAX_EVENTS_PER_BATCH } from '../ingest/event.schemas.js';
 import { VIGIL_VERSION } from '../version.js';
 import { runMigrate } from './migrate.js';
+import { runMigrateStore } from './migrate-store.js';
 import { runImport, type ImportCommandOptions } from './import.js';
 import { runSimulate, type SimulateCommandOptions } from './simulate.js';
 import { addUser, printToken, setPassword } from './users.js';
@@ -74,6 +75,21 @@ program
   .addOption(databaseUrlOption())
   .action(async (options: StoreOptions) => {
     await runMigrate(loadConfig(storeSettings(options), process.env));
+  });
+
+program
+  .command('migrate-store')
+  .description(
+    'Copy a stopped embedded installation (--from, its data dir) into a PostgreSQL database (--to): every table, the events, ' +
+      'binaries\' and live-response files\' content and the API token key, ids kept, in one transaction. Refuses a database that already holds data unless --force.',
+  )
+  .requiredOption('--from <dir>', 'the embedded store\'s data dir (its server stopped)')
+  .requiredOption('--to <url>', 'the PostgreSQL database (postgres://user:password@host/db); migrated to this build\'s schema first')
+  .addOption(new Option('--secret-key-file <file>', 'the embedded store\'s secret key (default <from>/secrets.key); give the same file to every server afterwards'))
+  .option('--force', 'replace everything in a target database that already holds data')
+  .action(async (options: { from: string; to: string; secretKeyFile?: string; force?: boolean }) => {
+    const config = loadConfig({ databaseUrl: options.to, dataDir: options.from, secretKeyFile: options.secretKeyFile }, process.env);
+    await runMigrateStore(options.from, config, options.force ?? false);
   });
 
 const user = program.command('user').description('Manage users from the shell of the server\'s host.');

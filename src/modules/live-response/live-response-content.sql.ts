@@ -1,5 +1,5 @@
 /**
- * Live-response file content kept in the database, in pieces of at most PIECE_BYTES, so that
+ * Live-response file content kept in the database, in pieces of at most LIVE_RESPONSE_PIECE_BYTES, so that
  * every server on the database reads what a sensor sent through any of them (issue 18 point 5,
  * docs/adr/0022-jobs-across-servers.md). Content streams in piece by piece, so a memory dump is
  * never held whole; a file with any piece has content (an empty file has one empty piece).
@@ -12,7 +12,8 @@ import { Readable } from 'node:stream';
 import type { SqlDatabase } from '../../db/database.js';
 import { ContentTooLargeError, type LiveResponseContent } from './live-response-files.js';
 
-const PIECE_BYTES = 1024 * 1024;
+/** Exported for vigil migrate-store, which writes embedded files in the same pieces. */
+export const LIVE_RESPONSE_PIECE_BYTES = 1024 * 1024;
 
 export class SqlLiveResponseContent implements LiveResponseContent {
   constructor(
@@ -37,11 +38,11 @@ export class SqlLiveResponseContent implements LiveResponseContent {
         size += bytes.length;
         if (size > this.limitBytes) throw new ContentTooLargeError(`more than ${this.limitBytes} bytes`);
         for (let at = 0; at < bytes.length;) {
-          const taken = bytes.subarray(at, at + PIECE_BYTES - pendingBytes);
+          const taken = bytes.subarray(at, at + LIVE_RESPONSE_PIECE_BYTES - pendingBytes);
           pending.push(taken);
           pendingBytes += taken.length;
           at += taken.length;
-          if (pendingBytes === PIECE_BYTES) await flush();
+          if (pendingBytes === LIVE_RESPONSE_PIECE_BYTES) await flush();
         }
       }
       if (pendingBytes > 0 || piece === 0) await flush();

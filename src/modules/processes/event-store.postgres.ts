@@ -30,7 +30,7 @@ const PROCESS_CACHE_SIZE = 200_000;
  * Fast deflate with a 4 KB window: a chunk is a few KB, and the smaller window and hash table
  * are a third cheaper to set up on every call (any raw inflate reads the result).
  */
-const DEFLATE = { level: 1, windowBits: 12, memLevel: 5 };
+export const DEFLATE = { level: 1, windowBits: 12, memLevel: 5 };
 const KNOWN_TERMS = 500_000;
 
 
