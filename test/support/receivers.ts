@@ -74,6 +74,17 @@ export async function startSmtp(options: { tls?: SelfSigned; secure?: boolean; u
   return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
+/** A received mail's headers (unfolded, encoded words decoded) and body (quoted-printable decoded), as one text. */
+export function mailText(raw: string): string {
+  const [head = '', ...body] = raw.split('\r\n\r\n');
+  const headers = head.replace(/\r\n[ \t]+/g, ' ').replace(/=\?UTF-8\?Q\?([^?]*)\?=\s*/gi, (_, text: string) => qp(text.replace(/_/g, ' ')));
+  return `${headers}\r\n\r\n${qp(body.join('\r\n\r\n').replace(/=\r\n/g, ''))}`;
+}
+
+function qp(text: string): string {
+  return decodeURIComponent(text.replace(/%/g, '%25').replace(/=([0-9A-F]{2})/gi, '%$1'));
+}
+
 /** A syslog listener: UDP datagrams, or TCP/TLS streams split into messages (octet counting or newlines). */
 export async function startSyslog(transport: 'udp' | 'tcp' | 'tls', tls?: SelfSigned): Promise<Closable & { messages: string[] }> {
   const messages: string[] = [];

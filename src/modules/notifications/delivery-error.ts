@@ -22,7 +22,9 @@ export function deliveryError(error: unknown, target: string): DeliveryError {
   if (e.code === 'EAUTH') return new DeliveryError(`${target}: authentication refused (${e.message ?? ''})`, 'authentication');
   if (CERTIFICATE.test(e.code ?? '') || CERTIFICATE.test(e.message ?? '')) return new DeliveryError(message, 'certificate');
   if (e.code === 'ETIMEDOUT' || /timed? ?out/i.test(e.message ?? '')) return new DeliveryError(message, 'timeout');
-  if (e.code !== undefined && UNREACHABLE.has(e.code)) return new DeliveryError(message, 'unreachable');
+  // nodemailer reports socket failures as ESOCKET, the system's code only in its message.
+  const systemCode = e.code === 'ESOCKET' ? /\b(E[A-Z_]+)\b/.exec(e.message ?? '')?.[1] : e.code;
+  if (systemCode !== undefined && UNREACHABLE.has(systemCode)) return new DeliveryError(message, 'unreachable');
   return new DeliveryError(message, 'rejected');
 }
 
