@@ -133,13 +133,16 @@ export type WebhookMode = 'ok' | 'error' | 'hang';
 export async function startWebhook(options: { secret: string; tls?: SelfSigned; port?: number }): Promise<Closable & {
   posts: ReceivedPost[];
   mode: WebhookMode;
+  /** Requests received, answered or not. */
+  requests: number;
 }> {
-  const state = { posts: [] as ReceivedPost[], mode: 'ok' as WebhookMode };
+  const state = { posts: [] as ReceivedPost[], mode: 'ok' as WebhookMode, requests: 0 };
   const hung: ServerResponse[] = [];
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      state.requests++;
       if (state.mode === 'hang') {
         hung.push(res);
         return;
