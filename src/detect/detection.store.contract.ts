@@ -89,7 +89,7 @@ export function detectionStoreContract(fresh: () => Promise<SqlDatabase>): void 
     const store = new SqlDetectionStore(db);
     const id = await watchlist(db);
     const actions = new SqlDetectionActionsStore(db);
-    await actions.create({ kind: 'watchlist', id }, 0, '{"email_recipients":[1,"2"]}');
+    await actions.create({ kind: 'watchlist', id }, 0, '{"email_recipients":[1,"2","ann",-3]}');
     await actions.create({ kind: 'watchlist', id }, 1, null);
     const outcome = await store.recordWatchlistRun({ watchlistId: id, ranAtMs: T0, segments: [segments[0]!] }, newAlertId);
     assert.deepEqual(outcome.alerts, [], 'the alert action is off');
@@ -98,7 +98,7 @@ export function detectionStoreContract(fresh: () => Promise<SqlDatabase>): void 
     assert.deepEqual(queued.map((entry) => entry.channel).sort(), ['email', 'syslog'], 'once, for the first hit on the process');
     assert.equal(queued[0]!.notificationId, queued[1]!.notificationId);
     const email = JSON.parse(queued.find((entry) => entry.channel === 'email')!.payload);
-    assert.deepEqual(email.recipients, [1, 2]);
+    assert.deepEqual(email.recipients, [1, 2, 'ann']);
     assert.deepEqual(email.source, { kind: 'watchlist', id, name: 'w' });
     assert.equal(email.alert.unique_id, email.id);
     assert.equal(email.alert.watchlist_id, String(id));

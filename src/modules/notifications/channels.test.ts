@@ -59,7 +59,7 @@ describe('notification channels against real receivers', () => {
     const channel = (port: number, options: { secure?: boolean; password?: string; ca?: string; starttls?: boolean } = {}) => new EmailChannel({
       host: '127.0.0.1', port, secure: options.secure ?? true, requireStartTls: options.starttls ?? false, user: 'vigil',
       password: options.password ?? 's3cret', from: 'vigil@example.org', shown: `smtp://127.0.0.1:${port}`,
-    }, { ca: 'ca' in options ? options.ca : tls.cert, timeoutMs: 5000, consoleUrl: CONSOLE }, async (ids) => ids.map((id) => `user${id}@example.org`));
+    }, { ca: 'ca' in options ? options.ca : tls.cert, timeoutMs: 5000, consoleUrl: CONSOLE }, async (users) => users.map((user) => `user${user}@example.org`));
 
     it('sends the hit, query, host and console link to the recipients over TLS, with the id to dedupe on', async () => {
       await channel(smtps.port).send(payload);

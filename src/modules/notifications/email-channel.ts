@@ -15,8 +15,8 @@ export class EmailChannel implements ChannelSender {
   constructor(
     private readonly settings: EmailSettings,
     options: { ca?: string; timeoutMs: number; consoleUrl: string },
-    /** Addresses of users by id. */
-    private readonly recipients: (userIds: readonly number[]) => Promise<string[]>,
+    /** Addresses of users by id or username. */
+    private readonly recipients: (users: readonly (number | string)[]) => Promise<string[]>,
   ) {
     this.target = settings.shown;
     this.consoleUrl = options.consoleUrl;

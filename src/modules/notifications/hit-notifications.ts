@@ -28,11 +28,20 @@ export async function enqueueHitNotifications(
   }
 }
 
-/** The user ids of action_data's email_recipients (numbers or numeric text, as clients send them); none when unreadable. */
-export function emailRecipients(actionData: string | null): number[] {
+/**
+ * The users action_data's email_recipients names: Carbon Black's user ids (numbers, or numeric
+ * text as some clients send them), or usernames, since Vigil's user records show no id. None when
+ * unreadable.
+ */
+export function emailRecipients(actionData: string | null): (number | string)[] {
   try {
     const recipients = (JSON.parse(actionData ?? 'null') as { email_recipients?: unknown } | null)?.email_recipients;
-    return Array.isArray(recipients) ? recipients.map(Number).filter((id) => Number.isInteger(id) && id > 0) : [];
+    if (!Array.isArray(recipients)) return [];
+    return (recipients as unknown[]).flatMap((r): (number | string)[] => {
+      if (typeof r === 'number') return Number.isInteger(r) && r > 0 ? [r] : [];
+      if (typeof r !== 'string' || r === '') return [];
+      return /^\d+$/.test(r) ? [Number(r)] : [r];
+    });
   } catch {
     return [];
   }

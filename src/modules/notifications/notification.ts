@@ -9,8 +9,8 @@ import type { Alert } from '../alerts/alerts.schemas.js';
 export interface NotificationPayload {
   id: string;
   source: { kind: 'watchlist' | 'feed'; id: number; name: string };
-  /** Ids of the users an email action names (action_data's email_recipients). */
-  recipients?: number[];
+  /** The users an email action names (action_data's email_recipients): ids or usernames. */
+  recipients?: (number | string)[];
   alert: Alert;
 }
 

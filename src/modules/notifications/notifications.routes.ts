@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { NotificationsService } from './notifications.service.js';
-import { ChannelParams, ChannelState, ChannelTestBody, ChannelTestReply } from './notifications.schemas.js';
+import { ChannelParams, ChannelState, ChannelTestQuery, ChannelTestReply } from './notifications.schemas.js';
 
 export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationsService }> = async (app, { notifications }) => {
   const tags = ['notifications'];
@@ -21,7 +21,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: Not
     schema: {
       tags, summary: 'Send a test message through a channel now (global admin)',
       description: 'Answers 400 with reason channel_unreachable, channel_timeout, channel_certificate, channel_authentication or channel_rejected and the receiver\'s words when it fails; 412 channel_not_configured when the settings give the channel nowhere to send.',
-      params: ChannelParams, body: Type.Optional(ChannelTestBody), response: { 200: ChannelTestReply },
+      params: ChannelParams, querystring: ChannelTestQuery, response: { 200: ChannelTestReply },
     },
-  }, (request) => notifications.test(request.principal, request.params.channel, request.body ?? {}));
+  }, (request) => notifications.test(request.principal, request.params.channel, request.query));
 };

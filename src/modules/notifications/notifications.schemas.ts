@@ -20,10 +20,11 @@ export const ChannelState = Type.Object({
 });
 export type ChannelState = Static<typeof ChannelState>;
 
-export const ChannelTestBody = Type.Object({
+/** Given in the query, so that a test needs no body. */
+export const ChannelTestQuery = Type.Object({
   to: Type.Optional(Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$', description: 'email only: the address to send the test to (default: your own)' })),
 });
-export type ChannelTestBody = Static<typeof ChannelTestBody>;
+export type ChannelTestQuery = Static<typeof ChannelTestQuery>;
 
 export const ChannelTestReply = Type.Object({
   result: Type.Literal('success'),

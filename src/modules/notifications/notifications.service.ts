@@ -9,7 +9,7 @@ import { documentTime } from '../../domain/wire-time.js';
 import { CHANNELS, type ChannelName } from './channel-settings.js';
 import type { ChannelSender } from './channel-sender.js';
 import { DeliveryError } from './delivery-error.js';
-import type { ChannelState, ChannelTestBody } from './notifications.schemas.js';
+import type { ChannelState, ChannelTestQuery } from './notifications.schemas.js';
 import type { ChannelCounts, OutboxStore } from './outbox.store.js';
 
 const SETTING: Record<ChannelName, string> = { email: 'smtpUrl (VIGIL_SMTP_URL)', syslog: 'syslogUrl (VIGIL_SYSLOG_URL)', http_post: 'webhookUrl (VIGIL_WEBHOOK_URL)' };
@@ -22,11 +22,11 @@ export class NotificationsService {
     return this.states();
   }
 
-  async test(actor: Principal, channel: ChannelName, body: ChannelTestBody) {
+  async test(actor: Principal, channel: ChannelName, query: ChannelTestQuery) {
     requireGlobalAdmin(actor, 'test the notification channels');
     const sender = this.senders.get(channel);
     if (!sender) throw new PreconditionFailedError(`The ${channel} channel is not configured: set ${SETTING[channel]}`, 'channel_not_configured');
-    const to = channel === 'email' ? body.to ?? (await this.store.recipientEmails([actor.userId]))[0] : undefined;
+    const to = channel === 'email' ? query.to ?? (await this.store.recipientEmails([actor.userId]))[0] : undefined;
     try {
       await sender.test(to);
     } catch (error) {

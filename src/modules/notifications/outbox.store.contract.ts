@@ -55,7 +55,7 @@ export function outboxStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.deepEqual((await store.channelCounts()).map((c) => c.channel), ['email']);
   });
 
-  it('finds the email addresses of users by id, skipping those without one', async () => {
+  it('finds the email addresses of users by id or username, skipping those without one', async () => {
     const db = await fresh();
     const store = new SqlOutboxStore(db);
     const user = async (name: string, email: string) => (await db.get<{ id: number }>(
@@ -65,6 +65,7 @@ export function outboxStoreContract(fresh: () => Promise<SqlDatabase>): void {
     const ann = await user('ann', 'ann@example.org');
     const bob = await user('bob', '');
     assert.deepEqual(await store.recipientEmails([ann, bob, 999]), ['ann@example.org']);
+    assert.deepEqual(await store.recipientEmails(['bob', 'ann']), ['ann@example.org']);
     assert.deepEqual(await store.recipientEmails([]), []);
   });
 }

@@ -43,8 +43,8 @@ export interface OutboxStore {
   channelCounts(): Promise<ChannelCounts[]>;
   /** Deletes entries sent before `beforeMs`; how many. */
   pruneSent(beforeMs: number): Promise<number>;
-  /** Email addresses of those users (of the ids given) that have one. */
-  recipientEmails(userIds: readonly number[]): Promise<string[]>;
+  /** Email addresses of those users (by id or username) that have one. */
+  recipientEmails(users: readonly (number | string)[]): Promise<string[]>;
 }
 
 /** Adds a notification for a channel inside the caller's transaction; a second one of the same id and channel is ignored. */
@@ -130,11 +130,14 @@ export class SqlOutboxStore implements OutboxStore {
     return (await this.db.run("DELETE FROM notification_outbox WHERE state = 'sent' AND sent_ms < ?", [beforeMs])).changes;
   }
 
-  async recipientEmails(userIds: readonly number[]): Promise<string[]> {
-    if (userIds.length === 0) return [];
+  async recipientEmails(users: readonly (number | string)[]): Promise<string[]> {
+    const ids = users.filter((u): u is number => typeof u === 'number');
+    const names = users.filter((u): u is string => typeof u === 'string');
+    if (ids.length + names.length === 0) return [];
+    const marks = (list: readonly unknown[]) => (list.length === 0 ? 'NULL' : list.map(() => '?').join(', '));
     const rows = await this.db.all<{ email: string }>(
-      `SELECT email FROM users WHERE id IN (${userIds.map(() => '?').join(', ')}) AND email <> '' ORDER BY id`,
-      [...userIds],
+      `SELECT email FROM users WHERE (id IN (${marks(ids)}) OR username IN (${marks(names)})) AND email <> '' ORDER BY id`,
+      [...ids, ...names],
     );
     return rows.map((r) => r.email);
   }
