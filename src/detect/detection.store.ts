@@ -130,8 +130,9 @@ export class SqlDetectionStore implements DetectionStore {
       for (const advance of advances) {
         const [table, searched] = advance.owner === 'watchlist' ? ['watchlists', ', search_ms = ?'] : ['threat_reports', ''];
         const params = advance.owner === 'watchlist' ? [advance.to, ranAtMs] : [advance.to];
+        // PostgreSQL cannot type a bare `? IS NULL` parameter: the cast names it.
         const changed = await tx.run(
-          `UPDATE ${table} SET match_cursor = ?${searched} WHERE id = ? AND (match_cursor = ? OR (match_cursor IS NULL AND ? IS NULL))`,
+          `UPDATE ${table} SET match_cursor = ?${searched} WHERE id = ? AND (match_cursor = ? OR (match_cursor IS NULL AND CAST(? AS TEXT) IS NULL))`,
           [...params, advance.id, advance.from, advance.from],
         );
         if (changed.changes > 0) done.push(advance);
