@@ -209,7 +209,7 @@ export async function createContainer(config: Config): Promise<Container> {
     groups,
     sites: new SitesService(new SqlSitesStore(db)),
     info: new InfoService(VIGIL_VERSION, { liveResponse: config.liveResponseEnabled, banning: true }, () => storage.storageWarning(),
-      () => notifications.service.warning()),
+      () => notifications.warning()),
     partitions: new PartitionsService(partitionsStore, eventStore, stores.partitionLocation, () => void storage.purgeSoon()),
     ingressFilters,
     sensors,
@@ -244,7 +244,7 @@ export async function createContainer(config: Config): Promise<Container> {
     dashboard: new DashboardService(sensors, stores.dashboard),
     investigations,
     throttle: new ThrottleService(throttleStore),
-    notifications: notifications.service,
+    notifications,
     detection,
   };
   const detectionRuntime = startDetection(config, {

@@ -106,6 +106,26 @@ export function detectionStoreContract(fresh: () => Promise<SqlDatabase>): void 
     assert.equal(email.alert.hostname, 'host');
   });
 
+  it('queues the notifications of a feed\'s hit only for reports that may alert', async () => {
+    const db = await fresh();
+    const segments = await withProcesses(db);
+    const feeds = new SqlFeedsStore(db, testSecretBox());
+    const feed = (await feeds.create(FEED, parseFeed(JSON.stringify(cbfeed('intel', [
+      { id: 'bad', title: 'Bad', score: 80, iocs: { md5: ['a'.repeat(32)] } },
+      { id: 'good', title: 'Good', score: -10, iocs: { md5: ['b'.repeat(32)] } },
+    ])), T0), T0)).feed;
+    await new SqlDetectionActionsStore(db).create({ kind: 'feed', id: feed.id }, 2, null);
+    const store = new SqlDetectionStore(db);
+    const reports = await store.iocReports('md5', ['a'.repeat(32), 'b'.repeat(32)]);
+    await store.recordFeedHits(reports.map((r) => ({ reportRow: r.reportRow, iocType: 'md5', iocValue: r.value, segment: segments[0]!, atMs: T0 })), newAlertId);
+    const queued = await new SqlOutboxStore(db).due(T0 + 10, 10);
+    assert.deepEqual(queued.map((entry) => entry.channel), ['http_post'], 'not for the report of negative score');
+    const payload = JSON.parse(queued[0]!.payload);
+    assert.deepEqual(payload.source, { kind: 'feed', id: feed.id, name: 'intel' });
+    assert.equal(payload.alert.watchlist_name, 'Bad');
+    assert.equal(payload.alert.ioc_value, 'a'.repeat(32));
+  });
+
   it('looks up IOC values among the reports of enabled feeds that are not deleted', async () => {
     const db = await fresh();
     const feeds = new SqlFeedsStore(db, testSecretBox());
