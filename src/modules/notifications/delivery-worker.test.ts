@@ -1,6 +1,7 @@
 /**
  * The delivery worker over a real outbox (SQLite file) and real receivers: one that is down for a
- * while and comes back, one that answers errors, one that hangs, and a channel left unconfigured.
+ * while and comes back, one that answers errors, one that hangs, a channel left unconfigured, and
+ * two servers delivering from one outbox under the job's lease.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -8,6 +9,8 @@ import { closedPort } from '../../../test/support/closed-port.js';
 import { dialects } from '../../../test/support/dialects.js';
 import { startSyslog, startWebhook, waitFor } from '../../../test/support/receivers.js';
 import type { SqlDatabase } from '../../db/database.js';
+import { SqlJobLeasesStore } from '../../jobs/job-leases.store.js';
+import { LeasedJobs } from '../../jobs/leased-jobs.js';
 import type { ChannelName } from './channel-settings.js';
 import type { ChannelSender } from './channel-sender.js';
 import { NotificationDelivery } from './delivery-worker.js';
@@ -106,6 +109,25 @@ describe('notification delivery', () => {
     } finally {
       await receiver.close();
       await syslog.close();
+    }
+  });
+
+  it('sends each notification from one server only when two deliver from the same outbox', async () => {
+    const receiver = await startWebhook({ secret: SECRET });
+    const servers = ['a', 'b'].map((holder) => new LeasedJobs(new SqlJobLeasesStore(db), { leaseMs: 5000, holder }));
+    try {
+      await db.run('DELETE FROM notification_outbox');
+      const ids = Array.from({ length: 20 }, (_, i) => `pair-${String(i).padStart(2, '0')}`);
+      await queue(db, ids, 'http_post');
+      for (const server of servers) {
+        const delivery = new NotificationDelivery(store, new Map([['http_post', webhook(receiver.port)]]), { maxAttempts: 5, retryBaseMs: 50, batch: 5 });
+        server.every('notification-delivery', 100, () => delivery.deliverDue());
+      }
+      await waitFor('every notification sent', async () => (await counts(store, 'http_post'))!.sent === ids.length);
+      assert.deepEqual(receiver.posts.map((p) => p.id).sort(), ids, 'each once');
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+      await receiver.close();
     }
   });
 
