@@ -41,6 +41,7 @@ import { sitesRoutes } from './modules/sites/sites.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { threatReportsRoutes } from './modules/threat-reports/threat-reports.routes.js';
 import { throttleRoutes } from './modules/throttle/throttle.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { watchlistsRoutes } from './modules/watchlists/watchlists.routes.js';
 import { VIGIL_VERSION } from './version.js';
@@ -104,6 +105,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(dashboardRoutes, { dashboard: services.dashboard });
   await app.register(investigationsRoutes, { investigations: services.investigations });
   await app.register(throttleRoutes, { throttle: services.throttle });
+  await app.register(notificationsRoutes, { notifications: services.notifications });
   await app.register(sysmonRoutes, { sysmon: services.sysmon, bodyLimitBytes: config.eventUploadLimitBytes });
   await app.register(elasticRoutes, { elastic: services.elastic, bodyLimitBytes: config.eventUploadLimitBytes });
   await app.register(sensorProtocolRoutes, {

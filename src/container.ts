@@ -41,6 +41,9 @@ import { SqlDataSharingStore } from './modules/datasharing/datasharing.store.js'
 import { GroupsService } from './modules/groups/groups.service.js';
 import { SqlGroupsStore } from './modules/groups/groups.store.js';
 import { InfoService } from './modules/info/info.service.js';
+import { channelSettings } from './modules/notifications/channel-settings.js';
+import type { NotificationsService } from './modules/notifications/notifications.service.js';
+import { startNotifications } from './modules/notifications/notifications-runtime.js';
 import { InstallersService } from './modules/installers/installers.service.js';
 import { LicenseService } from './modules/license/license.service.js';
 import { SqlLicenseStore } from './modules/license/license.store.js';
@@ -111,6 +114,8 @@ export interface Services {
   dashboard: DashboardService;
   investigations: InvestigationsService;
   throttle: ThrottleService;
+  /** Delivery state and tests of the channels watchlist and feed actions notify through. */
+  notifications: NotificationsService;
   /** The sink the watchlist and feed matcher reports hits to. */
   detection: DetectionService;
 }
@@ -138,6 +143,8 @@ export interface Container {
 const JOB_LEASE_MS = 60_000;
 
 export async function createContainer(config: Config): Promise<Container> {
+  // A malformed channel URL stops the start before anything is opened.
+  const notificationSettings = channelSettings(config);
   const loosenedPaths = securePrivateDataDir(config.dataDir);
   const stores = config.databaseUrl === undefined ? await openSqliteStores(config) : await openPostgresStores(config);
   const { db, installCodes, feeds: feedsStore, events: eventStore } = stores;
@@ -149,6 +156,7 @@ export async function createContainer(config: Config): Promise<Container> {
     leaseMs: JOB_LEASE_MS,
     onError: (job, error) => process.emitWarning(`scheduled job ${job}: ${error instanceof Error ? error.message : String(error)}`),
   });
+  const notifications = startNotifications(notificationSettings, config, db, jobs);
   const teamsStore = new SqlTeamsStore(db);
   const groupsStore = new SqlGroupsStore(db);
   const groups = new GroupsService(groupsStore, config);
@@ -200,7 +208,8 @@ export async function createContainer(config: Config): Promise<Container> {
     teams: new TeamsService(teamsStore),
     groups,
     sites: new SitesService(new SqlSitesStore(db)),
-    info: new InfoService(VIGIL_VERSION, { liveResponse: config.liveResponseEnabled, banning: true }, () => storage.storageWarning()),
+    info: new InfoService(VIGIL_VERSION, { liveResponse: config.liveResponseEnabled, banning: true }, () => storage.storageWarning(),
+      () => notifications.warning()),
     partitions: new PartitionsService(partitionsStore, eventStore, stores.partitionLocation, () => void storage.purgeSoon()),
     ingressFilters,
     sensors,
@@ -235,6 +244,7 @@ export async function createContainer(config: Config): Promise<Container> {
     dashboard: new DashboardService(sensors, stores.dashboard),
     investigations,
     throttle: new ThrottleService(throttleStore),
+    notifications,
     detection,
   };
   const detectionRuntime = startDetection(config, {

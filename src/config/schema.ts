@@ -233,6 +233,39 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'How long a feed download may take, start to end, before it is abandoned.',
     }),
+    smtpUrl: Type.Optional(Type.String({
+      pattern: '^smtps?://',
+      description: 'SMTP server that sends the email actions of watchlists and feeds: smtps://user:password@host:465 (TLS from the start) or smtp://user:password@host:587 (STARTTLS when the server offers it; ?starttls=required refuses to send without it). Percent-encode special characters of the user and password.',
+    })),
+    smtpFrom: Type.String({ default: 'vigil@localhost', minLength: 3, description: 'From address of the notification emails.' }),
+    syslogUrl: Type.Optional(Type.String({
+      minLength: 1,
+      description: 'Syslog receivers of the syslog actions, comma-separated: udp://host:514, tcp://host:601, tls://host:6514; RFC 5424 messages unless the URL ends ?format=rfc3164.',
+    })),
+    webhookUrl: Type.Optional(Type.String({
+      pattern: '^https?://',
+      description: 'URL the HTTP POST actions send each alert to, as JSON, signed in X-Vigil-Signature (sha256=HMAC-SHA256 of the body with webhookSecret, hex).',
+    })),
+    webhookSecret: Type.Optional(Type.String({ minLength: 16, description: 'Key of the webhook\'s HMAC signature (at least 16 characters); required with webhookUrl.' })),
+    notificationCaFile: Type.Optional(Type.String({
+      minLength: 1,
+      description: 'PEM file of certificate authorities trusted, beside the system\'s, by the SMTP, syslog TLS and webhook connections (a private CA or a receiver\'s self-signed certificate).',
+    })),
+    notificationTimeoutSeconds: Type.Number({
+      default: 10,
+      exclusiveMinimum: 0,
+      description: 'How long one delivery of a notification (connect, send, answer) may take before it counts as failed and is retried.',
+    }),
+    notificationMaxAttempts: Type.Integer({
+      default: 10,
+      minimum: 1,
+      description: 'Deliveries tried per notification and channel before it is given up as failed.',
+    }),
+    notificationRetrySeconds: Type.Number({
+      default: 5,
+      exclusiveMinimum: 0,
+      description: 'Wait before the first retry of a failed delivery; each further retry waits twice as long, up to an hour.',
+    }),
   },
   { additionalProperties: false },
 );

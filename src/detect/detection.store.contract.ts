@@ -15,6 +15,8 @@ import { parseFeed } from '../modules/feeds/cbfeed.js';
 import { SqlFeedsStore, type FeedSettings } from '../modules/feeds/feeds.store.js';
 import { SqliteEventStore } from '../modules/processes/event-store.sqlite.js';
 import { SqlSensorsStore } from '../modules/sensors/sensors.store.js';
+import { SqlOutboxStore } from '../modules/notifications/outbox.store.js';
+import { SqlDetectionActionsStore } from '../modules/watchlists/detection-actions.store.js';
 import { SqlWatchlistsStore } from '../modules/watchlists/watchlists.store.js';
 import { SqlDetectionStore } from './detection.store.js';
 import { segmentTags } from './document-tags.js';
@@ -79,6 +81,49 @@ export function detectionStoreContract(fresh: () => Promise<SqlDatabase>): void 
     await new SqlWatchlistsStore(db).delete(id);
     assert.equal(tagged(), 0);
     assert.deepEqual(await store.recordWatchlistRun({ watchlistId: id, ranAtMs: T0, segments }, newAlertId), { hits: 0, tagged: 0, alerts: [] });
+  });
+
+  it('queues one notification per email, syslog and HTTP POST action of a first hit, with or without the alert action', async () => {
+    const db = await fresh();
+    const segments = await withProcesses(db);
+    const store = new SqlDetectionStore(db);
+    const id = await watchlist(db);
+    const actions = new SqlDetectionActionsStore(db);
+    await actions.create({ kind: 'watchlist', id }, 0, '{"email_recipients":[1,"2","ann",-3]}');
+    await actions.create({ kind: 'watchlist', id }, 1, null);
+    const outcome = await store.recordWatchlistRun({ watchlistId: id, ranAtMs: T0, segments: [segments[0]!] }, newAlertId);
+    assert.deepEqual(outcome.alerts, [], 'the alert action is off');
+    await store.recordWatchlistRun({ watchlistId: id, ranAtMs: T0 + 1, segments: [segments[0]!] }, newAlertId);
+    const queued = await new SqlOutboxStore(db).due(T0 + 10, 10);
+    assert.deepEqual(queued.map((entry) => entry.channel).sort(), ['email', 'syslog'], 'once, for the first hit on the process');
+    assert.equal(queued[0]!.notificationId, queued[1]!.notificationId);
+    const email = JSON.parse(queued.find((entry) => entry.channel === 'email')!.payload);
+    assert.deepEqual(email.recipients, [1, 2, 'ann']);
+    assert.deepEqual(email.source, { kind: 'watchlist', id, name: 'w' });
+    assert.equal(email.alert.unique_id, email.id);
+    assert.equal(email.alert.watchlist_id, String(id));
+    assert.equal(email.alert.ioc_value, 'q=process_name%3Acmd.exe');
+    assert.equal(email.alert.hostname, 'host');
+  });
+
+  it('queues the notifications of a feed\'s hit only for reports that may alert', async () => {
+    const db = await fresh();
+    const segments = await withProcesses(db);
+    const feeds = new SqlFeedsStore(db, testSecretBox());
+    const feed = (await feeds.create(FEED, parseFeed(JSON.stringify(cbfeed('intel', [
+      { id: 'bad', title: 'Bad', score: 80, iocs: { md5: ['a'.repeat(32)] } },
+      { id: 'good', title: 'Good', score: -10, iocs: { md5: ['b'.repeat(32)] } },
+    ])), T0), T0)).feed;
+    await new SqlDetectionActionsStore(db).create({ kind: 'feed', id: feed.id }, 2, null);
+    const store = new SqlDetectionStore(db);
+    const reports = await store.iocReports('md5', ['a'.repeat(32), 'b'.repeat(32)]);
+    await store.recordFeedHits(reports.map((r) => ({ reportRow: r.reportRow, iocType: 'md5', iocValue: r.value, segment: segments[0]!, atMs: T0 })), newAlertId);
+    const queued = await new SqlOutboxStore(db).due(T0 + 10, 10);
+    assert.deepEqual(queued.map((entry) => entry.channel), ['http_post'], 'not for the report of negative score');
+    const payload = JSON.parse(queued[0]!.payload);
+    assert.deepEqual(payload.source, { kind: 'feed', id: feed.id, name: 'intel' });
+    assert.equal(payload.alert.watchlist_name, 'Bad');
+    assert.equal(payload.alert.ioc_value, 'a'.repeat(32));
   });
 
   it('looks up IOC values among the reports of enabled feeds that are not deleted', async () => {

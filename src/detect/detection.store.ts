@@ -1,6 +1,7 @@
 /**
  * The detection store: tags documents for watchlists and feed reports, keeps the watchlist
- * counters, raises the alerts (detection-sink.ts says when), and answers the matcher's lookups.
+ * counters, raises the alerts and queues the notifications of the owner's email, syslog and HTTP
+ * POST actions (detection-sink.ts says when), and answers the matcher's lookups.
  * Each call is one transaction. Written against SqlDatabase; detection.store.contract.ts is its
  * contract.
  */
@@ -8,7 +9,9 @@ import type { SqlDatabase, SqlExecutor } from '../db/database.js';
 import { insertAlert } from '../modules/alerts/alert-rows.js';
 import type { NewAlert } from '../modules/alerts/alerts.store.js';
 import type { QueryIoc, ValueIocType } from '../modules/threat-reports/threat-report.js';
-import { ALERT_ACTION, hasAction, type ActionOwner } from '../modules/watchlists/detection-actions.store.js';
+import { enqueueHitNotifications } from '../modules/notifications/hit-notifications.js';
+import type { NotificationPayload } from '../modules/notifications/notification.js';
+import { ALERT_ACTION, hasAction, notifyingActions, type ActionOwner, type ActionRecord } from '../modules/watchlists/detection-actions.store.js';
 import { watchlistIn } from '../modules/watchlists/watchlists.store.js';
 import {
   alertSeverity, alertType, DEFAULT_CRITICALITY, DEFAULT_FEED_RATING, IOC_CONFIDENCE, WATCHLIST_FEED_NAME, WATCHLIST_SCORE,
@@ -57,6 +60,13 @@ export interface DetectionStore {
 type AlertSource = Pick<NewAlert, 'watchlistId' | 'watchlistName' | 'feedId' | 'feedName' | 'reportRow' | 'reportScore' | 'feedRating'
   | 'iocType' | 'iocValue' | 'iocAttr' | 'description' | 'link'>;
 
+/** What a new hit of one watchlist or report sets off: an alert, notifications, or neither. */
+interface HitActions {
+  alert: boolean;
+  notify: ActionRecord[];
+  source: NotificationPayload['source'];
+}
+
 type Document = { kind: 'process'; segment: number } | { kind: 'binary'; md5: string };
 
 interface FeedReportRow {
@@ -84,7 +94,11 @@ export class SqlDetectionStore implements DetectionStore {
       const outcome: DetectionOutcome = { hits: 0, tagged: 0, alerts: [] };
       const watchlist = await watchlistIn(tx, run.watchlistId);
       if (!watchlist?.enabled) return outcome;
-      const alerting = await hasAction(tx, { kind: 'watchlist', id: watchlist.id }, ALERT_ACTION);
+      const owner: ActionOwner = { kind: 'watchlist', id: watchlist.id };
+      const actions: HitActions = {
+        alert: await hasAction(tx, owner, ALERT_ACTION), notify: await notifyingActions(tx, owner),
+        source: { kind: 'watchlist', id: watchlist.id, name: watchlist.name },
+      };
       const documents: Document[] = watchlist.indexType === 'events'
         ? (run.segments ?? []).map((segment) => ({ kind: 'process', segment }))
         : (run.binaries ?? []).map((md5) => ({ kind: 'binary', md5: md5.toLowerCase() }));
@@ -95,7 +109,7 @@ export class SqlDetectionStore implements DetectionStore {
           reportScore: WATCHLIST_SCORE, feedRating: DEFAULT_FEED_RATING, iocType: 'query', iocValue: watchlist.searchQuery,
           iocAttr: JSON.stringify({ highlights: run.highlights?.get(key) ?? [] }), description: null, link: null,
         };
-        await this.tag(tx, { table: 'watchlist', owner: watchlist.id }, document, run.ranAtMs, alerting, source, newAlertId, outcome);
+        await this.tag(tx, { table: 'watchlist', owner: watchlist.id }, document, run.ranAtMs, actions, source, newAlertId, outcome);
       }
       await tx.run(
         `UPDATE watchlists SET total_hits = total_hits + ?, total_tags = total_tags + ?, search_ms = ?,
@@ -116,8 +130,9 @@ export class SqlDetectionStore implements DetectionStore {
       for (const advance of advances) {
         const [table, searched] = advance.owner === 'watchlist' ? ['watchlists', ', search_ms = ?'] : ['threat_reports', ''];
         const params = advance.owner === 'watchlist' ? [advance.to, ranAtMs] : [advance.to];
+        // PostgreSQL cannot type a bare `? IS NULL` parameter: the cast names it.
         const changed = await tx.run(
-          `UPDATE ${table} SET match_cursor = ?${searched} WHERE id = ? AND (match_cursor = ? OR (match_cursor IS NULL AND ? IS NULL))`,
+          `UPDATE ${table} SET match_cursor = ?${searched} WHERE id = ? AND (match_cursor = ? OR (match_cursor IS NULL AND CAST(? AS TEXT) IS NULL))`,
           [...params, advance.id, advance.from, advance.from],
         );
         if (changed.changes > 0) done.push(advance);
@@ -130,15 +145,21 @@ export class SqlDetectionStore implements DetectionStore {
     return this.db.transaction(async (tx) => {
       const outcome: DetectionOutcome = { hits: 0, tagged: 0, alerts: [] };
       const reports = new Map<number, FeedReportRow | undefined>();
-      const alertingFeeds = new Map<number, boolean>();
+      const feedActions = new Map<number, HitActions>();
       for (const hit of hits) {
         if (!reports.has(hit.reportRow)) reports.set(hit.reportRow, await feedReport(tx, hit.reportRow));
         const report = reports.get(hit.reportRow);
         if (!report || !report.feed_enabled) continue;
-        if (!alertingFeeds.has(report.feed_id)) {
-          alertingFeeds.set(report.feed_id, await hasAction(tx, { kind: 'feed', id: report.feed_id } satisfies ActionOwner, ALERT_ACTION));
+        if (!feedActions.has(report.feed_id)) {
+          const owner: ActionOwner = { kind: 'feed', id: report.feed_id };
+          feedActions.set(report.feed_id, {
+            alert: await hasAction(tx, owner, ALERT_ACTION), notify: await notifyingActions(tx, owner),
+            source: { kind: 'feed', id: report.feed_id, name: report.feed_name },
+          });
         }
-        const alerting = alertingFeeds.get(report.feed_id)! && !report.is_ignored && !report.is_deleted && report.score > 0;
+        const alertable = !report.is_ignored && !report.is_deleted && report.score > 0;
+        const feed = feedActions.get(report.feed_id)!;
+        const actions: HitActions = alertable ? feed : { ...feed, alert: false, notify: [] };
         const document: Document | undefined = hit.segment !== undefined ? { kind: 'process', segment: hit.segment }
           : hit.md5 !== undefined ? { kind: 'binary', md5: hit.md5.toLowerCase() } : undefined;
         if (!document) continue;
@@ -148,7 +169,7 @@ export class SqlDetectionStore implements DetectionStore {
           iocType: hit.iocType, iocValue: hit.iocValue, iocAttr: JSON.stringify(hit.iocAttr ?? {}),
           description: report.description, link: report.link,
         };
-        await this.tag(tx, { table: 'feed', owner: report.id }, document, hit.atMs, alerting, source, newAlertId, outcome);
+        await this.tag(tx, { table: 'feed', owner: report.id }, document, hit.atMs, actions, source, newAlertId, outcome);
       }
       return outcome;
     });
@@ -188,10 +209,11 @@ export class SqlDetectionStore implements DetectionStore {
 
   /**
    * Tags one document for a watchlist or report, counting it in the outcome, and raises the alert
-   * when this is the first tag of that watchlist or report on the process (or binary).
+   * and queues the notifications when this is the first tag of that watchlist or report on the
+   * process (or binary).
    */
   private async tag(
-    tx: SqlExecutor, by: { table: 'watchlist' | 'feed'; owner: number }, document: Document, atMs: number, alerting: boolean,
+    tx: SqlExecutor, by: { table: 'watchlist' | 'feed'; owner: number }, document: Document, atMs: number, actions: HitActions,
     source: AlertSource, newAlertId: () => string, outcome: DetectionOutcome,
   ): Promise<void> {
     const [table, ownerColumn, hosts] = by.table === 'watchlist'
@@ -222,10 +244,13 @@ export class SqlDetectionStore implements DetectionStore {
     outcome.hits++;
     if (!tagged) return;
     outcome.tagged++;
-    if (!alerting || earlier) return;
+    if (earlier || (!actions.alert && actions.notify.length === 0)) return;
     const alert = await this.alertFor(tx, document, source, atMs, newAlertId(), by);
-    await insertAlert(tx, alert);
-    outcome.alerts.push(alert.uniqueId);
+    if (actions.alert) {
+      await insertAlert(tx, alert);
+      outcome.alerts.push(alert.uniqueId);
+    }
+    await enqueueHitNotifications(tx, alert, actions.source, actions.notify);
   }
 
   private async alertFor(

@@ -927,4 +927,31 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX user_sessions_by_expiry ON user_sessions (expires_ms);
     `,
   },
+  {
+    version: 20,
+    name: 'notification outbox',
+    sql: `
+      -- Notifications of watchlist and feed hits waiting for, or done with, delivery: one row per
+      -- notification and channel (email, syslog, http_post), written in the transaction that
+      -- records the hit (src/modules/notifications/, docs/adr/0023-notification-outbox.md).
+      -- notification_id is what receivers dedupe on. state: pending (never tried, or retrying),
+      -- sent, failed (gave up; last_error says why).
+      CREATE TABLE notification_outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        notification_id TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_ms INTEGER NOT NULL,
+        last_attempt_ms INTEGER,
+        last_error TEXT,
+        created_ms INTEGER NOT NULL,
+        sent_ms INTEGER,
+        UNIQUE (notification_id, channel)
+      );
+      CREATE INDEX notification_outbox_due ON notification_outbox (state, next_attempt_ms);
+      CREATE INDEX notification_outbox_by_channel ON notification_outbox (channel, state);
+    `,
+  },
 ];

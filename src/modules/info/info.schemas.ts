@@ -30,5 +30,8 @@ export const ServerInfo = Type.Object({
   storage_warning: Type.Union([Type.String(), Type.Null()], {
     description: 'Vigil\'s own: why event storage needs attention (the disk is filling and old partitions will be deleted), or null.',
   }),
+  notification_warning: Type.Union([Type.String(), Type.Null()], {
+    description: 'Vigil\'s own: which notification channels (email, syslog, HTTP POST actions) are failing and why, or null.',
+  }),
 });
 export type ServerInfo = Static<typeof ServerInfo>;

@@ -19,9 +19,11 @@ export class InfoService {
     private readonly features: ServerFeatures,
     /** Why event storage needs attention (the disk is filling), or null. */
     private readonly storageWarning: () => string | null = () => null,
+    /** Why notifications need attention (a channel is failing), or null. */
+    private readonly notificationWarning: () => Promise<string | null> = () => Promise.resolve(null),
   ) {}
 
-  info(): ServerInfo {
+  async info(): Promise<ServerInfo> {
     return {
       version: COMPATIBLE_CB_VERSION,
       version_release: `${COMPATIBLE_CB_VERSION}-vigil-${this.vigilVersion}`,
@@ -46,6 +48,7 @@ export class InfoService {
       features: { immutable_documents: true, event_exclusions: false, thirdparty_sharing: false, ipv6_support: true },
       user_preferences: {},
       storage_warning: this.storageWarning(),
+      notification_warning: await this.notificationWarning(),
     };
   }
 }

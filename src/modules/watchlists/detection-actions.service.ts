@@ -1,7 +1,8 @@
 /**
  * Actions of a watchlist or a feed: what happens on a hit (reference admin §1.4). Vigil acts on
- * the alert action (type 3: every newly tagged process or binary raises an alert); email, syslog
- * and http_post actions are stored and shown for the clients that manage them. The owner's
+ * every type: the alert action (3) raises an alert on each newly tagged process or binary, and
+ * email (0), syslog (1) and http_post (2) send a notification of it through the outbox
+ * (modules/notifications, docs/adr/0023-notification-outbox.md). The owner's
  * service checks that the owner exists and who may change it.
  */
 import { ConflictError, NotFoundError } from '../../domain/errors.js';

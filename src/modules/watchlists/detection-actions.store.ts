@@ -1,6 +1,7 @@
 /**
  * The notification actions of watchlists and feeds (reference admin §1.4), one of each type per
- * owner. Written once against SqlDatabase; detection-actions.store.contract.ts is its contract.
+ * owner: email, syslog and HTTP POST notify through the outbox (modules/notifications), alert
+ * raises alerts. Written once against SqlDatabase; detection-actions.store.contract.ts is its contract.
  */
 import type { SqlDatabase, SqlExecutor } from '../../db/database.js';
 import { ForeignKeyViolation, UniqueViolation } from '../../db/errors.js';
@@ -84,6 +85,15 @@ export class SqlDetectionActionsStore implements DetectionActionsStore {
 /** Whether the owner's action of that type is on, inside another store's transaction. */
 export async function hasAction(tx: SqlExecutor, owner: ActionOwner, actionType: number): Promise<boolean> {
   return (await tx.get(`SELECT 1 AS found FROM detection_actions WHERE ${ownerColumn(owner)} = ? AND action_type = ?`, [owner.id, actionType])) !== undefined;
+}
+
+/** The owner's email, syslog and HTTP POST actions (those that notify), inside another store's transaction. */
+export async function notifyingActions(tx: SqlExecutor, owner: ActionOwner): Promise<ActionRecord[]> {
+  const rows = await tx.all<ActionRow>(
+    `SELECT * FROM detection_actions WHERE ${ownerColumn(owner)} = ? AND action_type IN (0, 1, 2) ORDER BY action_type`,
+    [owner.id],
+  );
+  return rows.map(toRecord);
 }
 
 async function translated<T>(owner: ActionOwner, actionType: number, work: () => Promise<T>): Promise<T> {

@@ -1,0 +1,4 @@
+import { forEachDialect } from '../../../test/support/dialects.js';
+import { outboxStoreContract } from './outbox.store.contract.js';
+
+forEachDialect(outboxStoreContract);
