@@ -2,6 +2,7 @@
  * The embedded store's schema, as an ordered list of migrations. Append new steps; never change
  * a released one (data directories created by it must keep opening).
  */
+import { TAG_SENSORS_MIGRATION } from './sqlite/023-tag-sensors.js';
 import type { Migration } from './types.js';
 
 export const sqliteMigrations: readonly Migration[] = [
@@ -927,4 +928,5 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX user_sessions_by_expiry ON user_sessions (expires_ms);
     `,
   },
+  TAG_SENSORS_MIGRATION,
 ];
