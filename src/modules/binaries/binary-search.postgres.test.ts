@@ -11,7 +11,8 @@ import { analyzeParams } from '../../query/params.js';
 import { PooledBinarySearchStore, READ_HANDLERS } from '../../wiring/sqlite-read-stores.js';
 import { SqlBinariesStore } from './binaries.store.js';
 import { BINARY_FACET_NAMES, type BinarySearchRequest, type BinarySearchResult, type BinarySortKey } from './binary-search.plan.js';
-import { postgresMetadataExpr, PostgresBinarySearchStore } from './binary-search.postgres.js';
+import { postgresMetadataExpr } from '../../query/compile/postgres-binary.js';
+import { PostgresBinarySearchStore } from './binary-search.postgres.js';
 import type { BinaryMetadata } from './binary-upload.schemas.js';
 
 const md5 = (digit: string) => digit.repeat(32);

@@ -7,6 +7,7 @@
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
 import { readSnapshot, timedRead } from '../../db/dialects/postgres-read.js';
+import { postgresMetadataExpr } from '../../query/compile/postgres-binary.js';
 import { compilePostgresBinaryCondition } from '../../query/compile/postgres.js';
 import type { PagingSnapshot } from '../../query/search-request.js';
 import {
@@ -14,15 +15,6 @@ import {
   type BinarySearchResult,
 } from './binary-search.plan.js';
 import type { BinarySearchStore } from './binary-search.store.js';
-
-/** SQLite reads JSON booleans as 1 and 0, and the plan spells them out; jsonb's text is already `true` or `false`. */
-const SQLITE_BOOLEAN = /CASE (json_extract\(b\.metadata, '[^']+'\)) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END/gu;
-const SQLITE_JSON = /json_extract\(b\.metadata, '\$\.([^']+)'\)/gu;
-
-/** A plan expression over `b.metadata` in PostgreSQL's terms. */
-export function postgresMetadataExpr(expr: string): string {
-  return expr.replace(SQLITE_BOOLEAN, '$1').replace(SQLITE_JSON, (_, path: string) => `(b.metadata::jsonb #>> '{${path.split('.').join(',')}}')`);
-}
 
 const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 

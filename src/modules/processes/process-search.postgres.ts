@@ -7,13 +7,14 @@
  * as on SQLite, and one that is a single event field from its term rows alone; everything else reads the matching segments, and PostgreSQL's planner chooses
  * between the sort key's index and sorting the matches. Unmounted partitions are detached
  * tables, so no read needs to leave them out. What is not done here (yet): keeping a snapshot
- * across the pages of one paging key (each page reads the database as it is then), the facet
- * tally, and facets over binary metadata (they answer no entries).
+ * across the pages of one paging key (each page reads the database as it is then), and the facet
+ * tally. Facets over the process's binary read its metadata through jsonb.
  */
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
 import { readSnapshot, timedRead } from '../../db/dialects/postgres-read.js';
 import { COUNTED_TYPES } from '../../ingest/prepare.js';
+import { postgresMetadataExpr } from '../../query/compile/postgres-binary.js';
 import { compilePostgresProcessCondition } from '../../query/compile/postgres.js';
 import type { PagingSnapshot } from '../../query/search-request.js';
 import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
@@ -133,7 +134,7 @@ class Search {
 
   private async facet(name: string): Promise<FacetCount[]> {
     const spec = PROCESS_FACETS.get(name);
-    if (!spec || spec.level === 'none' || readsBinaryMetadata(spec)) return [];
+    if (!spec || spec.level === 'none') return [];
     const rows = spec.level === 'event' ? await this.eventFacet(spec) : await this.columnFacet(spec);
     const groups = spec.render === 'group' ? await this.tx.all<{ id: number; name: string }>('SELECT id, name FROM sensor_groups') : [];
     return facetEntries(spec, rows, this.request.nowMs, () => new Map(groups.map((g) => [g.id, g.name])));
@@ -145,7 +146,7 @@ class Search {
     const [from, n] = perProcess
       ? [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)']
       : [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)'];
-    return this.rows(`SELECT ${spec.expr} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`, this.params);
+    return this.rows(`SELECT ${postgresMetadataExpr(spec.expr)} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`, this.params);
   }
 
   /** An event field's values, from the term arrays of the matching segments. */
@@ -163,9 +164,4 @@ class Search {
   private async rows(sql: string, params: readonly SqlValue[]): Promise<FacetRows> {
     return (await this.tx.all<{ name: string | number | null; n: number }>(sql, params)).map((r) => [r.name, r.n]);
   }
-}
-
-/** Facets over the binary's metadata are SQLite JSON expressions (process-search.facets.ts). */
-function readsBinaryMetadata(spec: ProcessFacetSpec): boolean {
-  return 'expr' in spec && spec.expr.includes('json_extract');
 }
