@@ -39,6 +39,9 @@ const CASES: Case[] = [
   { q: 'process_name:cmd.exe', groups: [1] },
   { q: '', facets: ['digsig_result', 'company_name', 'product_name', 'is_64bit', 'digsig_publisher', 'orig_mod_len'] },
   { q: '', grouped: true, facets: [...PROCESS_FACETS.keys()], mayBeEmpty: true },
+  { q: '', facets: [...PROCESS_FACETS.keys()], mayBeEmpty: true },
+  { q: 'process_name:cmd.exe', facets: [...PROCESS_FACETS.keys()], mayBeEmpty: true },
+  { q: 'domain:com', groups: [1], facets: [...PROCESS_FACETS.keys()], mayBeEmpty: true },
 ];
 
 /** What is compared: the documents' identities and what a reader sees of them. */
