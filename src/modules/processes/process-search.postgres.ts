@@ -6,12 +6,13 @@
  * A query on process fields alone is counted per matching process from process_segment_counts,
  * as on SQLite, and one that is a single event field from its term rows alone; everything else reads the matching segments, and PostgreSQL's planner chooses
  * between the sort key's index and sorting the matches. Unmounted partitions are detached
- * tables, so no read needs to leave them out. What is not done here (yet): keeping a snapshot
- * across the pages of one paging key (each page reads the database as it is then), and the facet
- * tally. Facets over the process's binary read its metadata through jsonb.
+ * tables, so no read needs to leave them out. The pages of one search read the first page's
+ * snapshot (postgres-paging.ts) on the server that answered it. What is not done here (yet): the
+ * facet tally. Facets over the process's binary read its metadata through jsonb.
  */
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
+import type { PostgresPagingSnapshots } from '../../db/dialects/postgres-paging.js';
 import { readSnapshot, timedRead } from '../../db/dialects/postgres-read.js';
 import { COUNTED_TYPES } from '../../ingest/prepare.js';
 import { postgresMetadataExpr } from '../../query/compile/postgres-binary.js';
@@ -36,13 +37,20 @@ const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.sensor_id = p.sensor_id AND c.process_row = p.id';
 
 export class PostgresProcessSearchStore implements ProcessSearchStore {
-  /** timeLimitMs: each statement's limit; a search past it is the client's QueryTimeoutError. */
-  constructor(private readonly db: PostgresDatabase, private readonly timeLimitMs?: number) {}
+  /**
+   * timeLimitMs: each statement's limit; a search past it is the client's QueryTimeoutError.
+   * snapshots: where the pages of a search keep their snapshot; without, every page reads afresh.
+   */
+  constructor(private readonly db: PostgresDatabase, private readonly timeLimitMs?: number, private readonly snapshots?: PostgresPagingSnapshots) {}
 
-  async search({ predicate, ...request }: ProcessSearchRequest, _paging: PagingSnapshot): Promise<ProcessSearchResult> {
+  async search({ predicate, ...request }: ProcessSearchRequest, paging: PagingSnapshot): Promise<ProcessSearchResult> {
     if (request.visibleGroups?.length === 0) return { total: 0, rows: [], facets: {} };
     const compiled: CompiledProcessSearch = { ...request, condition: compilePostgresProcessCondition(predicate) };
-    return timedRead(() => readSnapshot(this.db, (reader) => new Search(reader, compiled).execute(), this.timeLimitMs));
+    if (!this.snapshots) return timedRead(() => readSnapshot(this.db, (reader) => new Search(reader, compiled).execute(), this.timeLimitMs));
+    return timedRead(() => this.snapshots!.read(paging, async (reader) => {
+      const result = await new Search(reader, compiled).execute();
+      return { result, more: request.start + request.rows < result.total };
+    }, this.timeLimitMs));
   }
 }
 
