@@ -3,8 +3,9 @@
  * exact count, one page in a total order, and facets, read from one snapshot (postgres-read.ts).
  * The condition comes from the PostgreSQL compiler (query/compile/postgres.ts).
  *
- * A query on process fields alone is counted per matching process from process_segment_counts,
- * as on SQLite, and one that is a single event field from its term rows alone; everything else reads the matching segments, and PostgreSQL's planner chooses
+ * A query on host columns alone (an empty one among them) is counted, and faceted by host
+ * columns, from host_segment_counts; one on process fields alone per matching process from
+ * process_segment_counts, both as on SQLite, and one that is a single event field from its term rows alone; everything else reads the matching segments, and PostgreSQL's planner chooses
  * between the sort key's index and sorting the matches. Unmounted partitions are detached
  * tables, so no read needs to leave them out. The pages of one search read the first page's
  * snapshot (postgres-paging.ts) on the server that answered it. What is not done here (yet): the
@@ -21,7 +22,8 @@ import type { PagingSnapshot } from '../../query/search-request.js';
 import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
 import { facetEntries, PROCESS_FACETS, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
 import {
-  SORTS, type CompiledProcessSearch, type FacetCount, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult,
+  HOST_FACETS, readsOnlyHostColumns, SORTS, type CompiledProcessSearch, type FacetCount, type ProcessRow, type ProcessSearchRequest,
+  type ProcessSearchResult,
 } from './process-search.plan.js';
 import type { ProcessSearchStore } from './process-search.store.js';
 
@@ -35,6 +37,8 @@ const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last
  */
 const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.sensor_id = p.sensor_id AND c.process_row = p.id';
+/** Per-host segment counts under the process alias, for a condition on host columns alone (readsOnlyHostColumns). */
+const HOSTS = 'host_segment_counts p';
 
 export class PostgresProcessSearchStore implements ProcessSearchStore {
   /**
@@ -65,6 +69,11 @@ class Search {
     this.params = [...request.condition.params, ...(request.visibleGroups ?? [])];
   }
 
+  /** Documents are counted per host (an empty query, or one on host columns alone): far fewer rows than processes. */
+  private hostScoped(): boolean {
+    return this.terms === undefined && !this.request.grouped && readsOnlyHostColumns(this.where, this.request.condition.readsSegments);
+  }
+
   private groups(): string {
     const { visibleGroups } = this.request;
     return visibleGroups === null ? '' : ` AND p.group_id IN (${visibleGroups.map(() => '?').join(', ')})`;
@@ -90,7 +99,7 @@ class Search {
       );
       return counted!.n;
     }
-    const [from, n] = condition.readsSegments
+    const [from, n] = this.hostScoped() ? [HOSTS, 'coalesce(sum(p.segments), 0)'] : condition.readsSegments
       ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
       : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'coalesce(sum(c.segments), 0)'];
     return (await this.tx.get<{ n: number }>(`SELECT ${n} AS n FROM ${from} WHERE ${this.where}`, this.params))!.n;
@@ -143,15 +152,16 @@ class Search {
   private async facet(name: string): Promise<FacetCount[]> {
     const spec = PROCESS_FACETS.get(name);
     if (!spec || spec.level === 'none') return [];
-    const rows = spec.level === 'event' ? await this.eventFacet(spec) : await this.columnFacet(spec);
+    const rows = spec.level === 'event' ? await this.eventFacet(spec) : await this.columnFacet(spec, HOST_FACETS.has(name) && this.hostScoped());
     const groups = spec.render === 'group' ? await this.tx.all<{ id: number; name: string }>('SELECT id, name FROM sensor_groups') : [];
     return facetEntries(spec, rows, this.request.nowMs, () => new Map(groups.map((g) => [g.id, g.name])));
   }
 
-  private async columnFacet(spec: Extract<ProcessFacetSpec, { level: 'process' | 'segment' }>): Promise<FacetRows> {
+  /** perHost: the facet is of a host column and the condition host-scoped, so host_segment_counts answers it. */
+  private async columnFacet(spec: Extract<ProcessFacetSpec, { level: 'process' | 'segment' }>, perHost: boolean): Promise<FacetRows> {
     const { condition, grouped } = this.request;
     const perProcess = spec.level === 'process' && !condition.readsSegments;
-    const [from, n] = perProcess
+    const [from, n] = perHost ? [HOSTS, 'sum(p.segments)'] : perProcess
       ? [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)']
       : [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)'];
     return this.rows(`SELECT ${postgresMetadataExpr(spec.expr)} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`, this.params);
