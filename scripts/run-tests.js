@@ -35,8 +35,13 @@ async function startPostgres() {
   };
 }
 
-/** The HTTP route tests, which a whole run repeats with the app on PostgreSQL (VIGIL_TEST_STORE, test/support/app.ts). */
-const ROUTE_TESTS = /\.routes[.\w-]*\.test\.ts$/;
+/**
+ * The tests a whole run repeats with the app on PostgreSQL (VIGIL_TEST_STORE, test/support/app.ts):
+ * the HTTP route tests, and the end-to-end tests of test/ that drive the app through the API and
+ * the sensor protocol (simulator, import, the interface specification's examples, writes under
+ * ingest). Those that start `vigil serve` themselves (durability, CLI) choose their stores.
+ */
+const BOTH_STORE_TESTS = /\.routes[.\w-]*\.test\.ts$|(^|\/)test\/(simulate[\w-]*|import|interface-spec\.examples|writes-under-ingest)\.test\.ts$/;
 
 function runTests(selected, env) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected], { stdio: 'inherit', env });
@@ -51,8 +56,8 @@ try {
   const env = { ...process.env, VIGIL_TEST_PG_URL: process.env.VIGIL_TEST_PG_URL ?? postgres.url };
   let status = runTests(selected, env);
   if (!filter.length && !process.env.VIGIL_TEST_STORE) {
-    console.log('\nThe route tests again, with the app on PostgreSQL:\n');
-    status ||= runTests(files.filter((f) => ROUTE_TESTS.test(f)), { ...env, VIGIL_TEST_STORE: 'postgres' });
+    console.log('\nThe route and end-to-end tests again, with the app on PostgreSQL:\n');
+    status ||= runTests(files.filter((f) => BOTH_STORE_TESTS.test(f)), { ...env, VIGIL_TEST_STORE: 'postgres' });
   }
   process.exitCode = status;
 } finally {

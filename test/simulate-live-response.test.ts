@@ -7,15 +7,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SqliteDatabase } from '../src/db/dialects/sqlite.js';
-import { SQLITE_FILE } from '../src/db/open.js';
 import { parseProcessId } from '../src/domain/process-id.js';
 import { Endpoint } from '../src/sensor/endpoint.js';
 import { simulate } from '../src/sensor/simulator.js';
-import { as, startTestApp, type TestApp } from './support/app.js';
+import { as, openAppDatabase, startTestApp, type TestApp } from './support/app.js';
 
 const SEED = 'live-response-e2e';
 const SESSION = '/api/v1/cblr/session';
@@ -151,7 +148,7 @@ describe('live response with the simulator against a real server', () => {
     assert.ok(!after.some((p) => p.proc_guid === victim.proc_guid), 'the killed process is gone');
     await session.close();
 
-    const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
+    const db = openAppDatabase(test);
     try {
       const { pid, startMs } = parseProcessId(victim.proc_guid)!;
       await eventually('the process_end of the killed process', async () => {

@@ -3,12 +3,9 @@
  * it holds its uploads to them.
  */
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SQLITE_FILE } from '../src/db/open.js';
 import { simulate } from '../src/sensor/simulator.js';
-import { as, startListeningTestApp, type ListeningTestApp } from './support/app.js';
+import { as, openAppDatabase, startListeningTestApp, type ListeningTestApp } from './support/app.js';
 
 /** Bytes a second the whole week: a sensor streaming 2,000 events a second sends far more. */
 const LIMIT = 40_000;
@@ -38,12 +35,12 @@ describe('site throttling with the simulator against a real server', () => {
     // batches go before the rules arrive, and then one batch of 200 (some 60-80 kB) every 1.5-2 s.
     assert.ok(summary.events_sent > 0 && summary.events_sent <= 1200, `${summary.events_sent} events sent`);
 
-    const db = new Database(join(test.config.dataDir, SQLITE_FILE), { readonly: true });
+    const db = openAppDatabase(test);
     try {
-      const delivered = db.prepare(`SELECT count(*) FROM sensor_instructions WHERE type = 'throttle' AND completed_ms IS NOT NULL`).pluck().get();
-      assert.equal(delivered, 1, 'the sensor acknowledged the rule list');
+      const delivered = await db.get<{ n: number }>(`SELECT count(*) AS n FROM sensor_instructions WHERE type = 'throttle' AND completed_ms IS NOT NULL`);
+      assert.equal(Number(delivered!.n), 1, 'the sensor acknowledged the rule list');
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });

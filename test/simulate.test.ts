@@ -5,19 +5,16 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { unzipSync } from 'fflate';
 import { describeProgress } from '../src/cli/simulate.js';
-import { SqliteDatabase } from '../src/db/dialects/sqlite.js';
-import { SQLITE_FILE } from '../src/db/open.js';
 import { SqlSensorsStore } from '../src/modules/sensors/sensors.store.js';
 import { BinaryCatalog, type Binary } from '../src/sensor/binaries.js';
 import { Endpoint } from '../src/sensor/endpoint.js';
 import { simulate, type SimulationOptions, type SimulationProgress } from '../src/sensor/simulator.js';
 import { vigilSimulate } from './support/simulate-cli.js';
-import { as, startListeningTestApp, type ListeningTestApp } from './support/app.js';
+import { as, openAppDatabase, startListeningTestApp, type ListeningTestApp } from './support/app.js';
 
 type Counters = Record<string, number>;
 
@@ -158,7 +155,7 @@ describe('vigil simulate against a real server', () => {
     assert.equal((await record()).is_isolating, true);
 
     // An instruction the simulator has no use for is acknowledged all the same.
-    const db = SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE));
+    const db = openAppDatabase(test);
     after(() => db.close());
     const store = new SqlSensorsStore(db);
     await store.enqueueInstruction(id, 'restart', undefined, Date.now());

@@ -56,7 +56,8 @@ export function addWatchlistHits(runDir: string): void {
     db.transaction(() => {
       const watchlist = db.prepare(`INSERT INTO watchlists (id, name, search_query, index_type, enabled, readonly, group_id, from_alliance, date_added_ms)
         VALUES (?, ?, 'q=process_name%3Abench.exe', 'events', 0, 0, -1, 0, 0)`);
-      const hits = db.prepare('INSERT INTO watchlist_process_hits (watchlist_id, segment_row, hit_ms) SELECT ?, id, ? FROM segments WHERE id % ? = 0');
+      const hits = db.prepare(`INSERT INTO watchlist_process_hits (watchlist_id, segment_row, hit_ms, sensor_id)
+        SELECT ?, s.id, ?, p.sensor_id FROM segments s JOIN processes p ON p.id = s.process_id WHERE s.id % ? = 0`);
       for (const [id, every] of [[901, 10], [902, 7], [903, 25]] as const) {
         watchlist.run(id, `bench every ${every}th segment`);
         hits.run(id, Date.now(), every);

@@ -42,10 +42,28 @@ export async function migrate(db: SqlDatabase, migrations: readonly Migration[])
   return { from: current, to: newest, applied: pending };
 }
 
-/** Migration scripts hold plain DDL/DML separated by semicolons at line ends (no procedural bodies). */
+/**
+ * Migration scripts hold DDL/DML separated by semicolons at line ends. A dollar-quoted body
+ * (PostgreSQL's DO $$ … $$) is kept whole: its own semicolons end its inner statements, not the
+ * script's.
+ */
 function splitStatements(script: string): string[] {
-  return script
-    .split(/;\s*(?:\n|$)/)
+  const statements: string[] = [];
+  let current = '';
+  for (const [index, part] of script.split('$$').entries()) {
+    if (index % 2 === 1) {
+      current += `$$${part}$$`;
+      continue;
+    }
+    const [first, ...rest] = part.split(/;\s*(?:\n|$)/);
+    current += first;
+    for (const next of rest) {
+      statements.push(current);
+      current = next;
+    }
+  }
+  statements.push(current);
+  return statements
     .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
     .filter((statement) => statement.length > 0);
 }

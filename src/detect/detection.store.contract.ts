@@ -1,26 +1,24 @@
 /**
- * The contract of DetectionStore, run against every dialect (detection.store.test.ts), on
- * processes written by the embedded event store as the ingest path writes them.
+ * The contract of DetectionStore, run against every dialect (detection.store.test.ts) through an
+ * implementation factory, on processes written by the dialect's event store as the ingest path
+ * writes them.
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import type { EventSide, MakeEventSide } from '../../test/support/event-side.js';
 import { cbfeed } from '../../test/support/feeds.js';
 import { testSecretBox } from '../../test/support/secrets.js';
 import { processEvents } from '../../test/support/sensors.js';
 import type { SqlDatabase } from '../db/database.js';
-import { SqliteDatabase } from '../db/dialects/sqlite.js';
 import { FilterGate } from '../ingest/ingress-gate.js';
 import { EventPreparer } from '../ingest/prepare.js';
 import { parseFeed } from '../modules/feeds/cbfeed.js';
 import { SqlFeedsStore, type FeedSettings } from '../modules/feeds/feeds.store.js';
-import { SqliteEventStore } from '../modules/processes/event-store.sqlite.js';
 import { SqlSensorsStore } from '../modules/sensors/sensors.store.js';
 import { SqlOutboxStore } from '../modules/notifications/outbox.store.js';
 import { SqlDetectionActionsStore } from '../modules/watchlists/detection-actions.store.js';
 import { SqlWatchlistsStore } from '../modules/watchlists/watchlists.store.js';
 import { SqlDetectionStore } from './detection.store.js';
-import { segmentTags } from './document-tags.js';
-import { connectionReader } from './document-tags.sqlite.js';
 
 const T0 = Date.parse('2026-11-20T10:00:00Z');
 const FEED: FeedSettings = {
@@ -31,8 +29,7 @@ let alertNumber = 0;
 const newAlertId = () => `00000000-0000-4000-8000-${String(++alertNumber).padStart(12, '0')}`;
 
 /** A sensor with two processes stored by the event store; their segment rows. */
-async function withProcesses(db: SqlDatabase): Promise<number[]> {
-  if (!(db instanceof SqliteDatabase)) throw new Error('processes are written by the embedded event store');
+async function withProcesses({ db, events }: EventSide): Promise<number[]> {
   const sensor = await new SqlSensorsStore(db).register({
     groupId: 1, secretHash: 'x', osType: 'windows', hostType: 'workstation', registrationMs: T0, computerName: 'HOST',
     computerDnsName: '', computerSid: '', osEnvironmentDisplayString: '', buildVersionString: '006.001.002.71109', buildId: 0,
@@ -42,7 +39,7 @@ async function withProcesses(db: SqlDatabase): Promise<number[]> {
   const prepared = new EventPreparer(new FilterGate()).prepare(
     { sensorId: sensor.id, groupId: 1, osType: 'windows' }, [...processEvents(10, T0), ...processEvents(20, T0 + 5)],
   );
-  await new SqliteEventStore(db, { maxEventsPerSegment: 10_000, windowMs: 600_000 }, () => T0).commit([
+  await events.commit([
     { sensor: identity, sequence: 1, ...prepared, counters: new Map() },
   ]);
   return (await db.all<{ id: number }>('SELECT id FROM segments ORDER BY id')).map((row) => row.id);
@@ -55,9 +52,11 @@ async function watchlist(db: SqlDatabase): Promise<number> {
   }, T0)).id;
 }
 
-export function detectionStoreContract(fresh: () => Promise<SqlDatabase>): void {
+export function detectionStoreContract(make: MakeEventSide): void {
+  const fresh = () => make({ maxEventsPerSegment: 10_000, windowMs: 600_000 }, () => T0);
+
   it('keeps the match cursor unless a run gives one, and clears it when a run says null', async () => {
-    const db = await fresh();
+    const { db } = await fresh();
     const store = new SqlDetectionStore(db);
     const id = await watchlist(db);
     const cursor = async () => (await new SqlWatchlistsStore(db).get(id))?.matchCursor;
@@ -70,16 +69,17 @@ export function detectionStoreContract(fresh: () => Promise<SqlDatabase>): void 
   });
 
   it('counts only documents that exist, and drops a watchlist\'s tags with it', async () => {
-    const db = await fresh();
-    const segments = await withProcesses(db);
+    const side = await fresh();
+    const { db } = side;
+    const segments = await withProcesses(side);
     const store = new SqlDetectionStore(db);
     const id = await watchlist(db);
     const outcome = await store.recordWatchlistRun({ watchlistId: id, ranAtMs: T0, segments: [...segments, 999_999] }, newAlertId);
     assert.deepEqual(outcome, { hits: 2, tagged: 2, alerts: [] });
-    const tagged = () => segmentTags(connectionReader((db as SqliteDatabase).connection), segments).size;
-    assert.equal(tagged(), 2);
+    const tagged = async () => (await side.tags.segmentTags(segments)).size;
+    assert.equal(await tagged(), 2);
     await new SqlWatchlistsStore(db).delete(id);
-    assert.equal(tagged(), 0);
+    assert.equal(await tagged(), 0);
     assert.deepEqual(await store.recordWatchlistRun({ watchlistId: id, ranAtMs: T0, segments }, newAlertId), { hits: 0, tagged: 0, alerts: [] });
   });
 
@@ -127,7 +127,7 @@ export function detectionStoreContract(fresh: () => Promise<SqlDatabase>): void 
   });
 
   it('looks up IOC values among the reports of enabled feeds that are not deleted', async () => {
-    const db = await fresh();
+    const { db } = await fresh();
     const feeds = new SqlFeedsStore(db, testSecretBox());
     const md5 = (c: string) => c.repeat(32);
     const feed = (await feeds.create(FEED, parseFeed(JSON.stringify(cbfeed('one', [
@@ -147,7 +147,7 @@ export function detectionStoreContract(fresh: () => Promise<SqlDatabase>): void 
   });
 
   it('tags binaries only when the server knows them', async () => {
-    const db = await fresh();
+    const { db } = await fresh();
     const store = new SqlDetectionStore(db);
     const id = (await new SqlWatchlistsStore(db).create({
       name: 'b', description: null, searchQuery: 'q=is_64bit%3Atrue', indexType: 'modules', enabled: true, readonly: false,

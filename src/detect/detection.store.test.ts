@@ -1,4 +1,4 @@
-import { forEachDialect, needsEventStore } from '../../test/support/dialects.js';
+import { forEachEventSide } from '../../test/support/event-side.js';
 import { detectionStoreContract } from './detection.store.contract.js';
 
-forEachDialect(detectionStoreContract, needsEventStore);
+forEachEventSide(detectionStoreContract);

@@ -230,8 +230,8 @@ export class SqlDetectionStore implements DetectionStore {
         [process.processRow, by.owner],
       )) !== undefined;
       tagged = (await tx.run(
-        `INSERT INTO ${table}_process_hits (${ownerColumn}, segment_row, hit_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
-        [by.owner, document.segment, atMs],
+        `INSERT INTO ${table}_process_hits (${ownerColumn}, segment_row, hit_ms, sensor_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        [by.owner, document.segment, atMs, process.sensorId],
       )).changes > 0;
       await tx.run(`INSERT INTO ${hosts} (${ownerColumn}, sensor_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, [by.owner, process.sensorId]);
     } else {

@@ -11,16 +11,19 @@ const MD5 = 'a'.repeat(32);
 
 /** A watchlist hit on every second segment, and one on a binary. */
 async function tag(db: SqlDatabase): Promise<number[]> {
-  const segments = (await db.all<{ id: number }>('SELECT id FROM segments ORDER BY id')).map((r) => r.id);
+  const rows = await db.all<{ id: number; sensor_id: number }>('SELECT s.id, p.sensor_id FROM segments s JOIN processes p ON p.id = s.process_id ORDER BY s.id');
   const watchlist = await db.get<{ id: number }>(
     `INSERT INTO watchlists (name, search_query, index_type, enabled, readonly, group_id, from_alliance, date_added_ms)
      VALUES ('w', 'q=x', 'events', 1, 0, -1, 0, ?) RETURNING id`, [FLEET_T0],
   );
-  for (const [i, row] of segments.entries()) {
-    if (i % 2 === 0) await db.run('INSERT INTO watchlist_process_hits (watchlist_id, segment_row, hit_ms) VALUES (?, ?, ?)', [watchlist!.id, row, FLEET_T0 + i]);
+  for (const [i, row] of rows.entries()) {
+    if (i % 2 === 0) {
+      await db.run('INSERT INTO watchlist_process_hits (watchlist_id, segment_row, hit_ms, sensor_id) VALUES (?, ?, ?, ?)',
+        [watchlist!.id, row.id, FLEET_T0 + i, row.sensor_id]);
+    }
   }
   await db.run('INSERT INTO watchlist_binary_hits (watchlist_id, md5, hit_ms) VALUES (?, ?, ?)', [watchlist!.id, MD5, FLEET_T0]);
-  return segments;
+  return rows.map((r) => r.id);
 }
 
 describe('document tags on PostgreSQL', () => {

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
+import { PostgresPagingSnapshots } from '../db/dialects/postgres-paging.js';
 import type { PostgresDatabase } from '../db/dialects/postgres.js';
 import { openConfiguredDatabase } from '../db/open.js';
 import { openSecretBox, secretKeyPath } from '../db/secrets/secret-key.js';
@@ -43,6 +44,7 @@ export async function openPostgresStores(config: Config): Promise<DatabaseStores
 async function postgresStores(db: PostgresDatabase, config: Config): Promise<DatabaseStores> {
   const secrets = await openSecretBox(db, secretKeyPath(config.dataDir, config.secretKeyFile));
   const partitions = new PostgresPartitions(db);
+  const pagingSnapshots = new PostgresPagingSnapshots(db);
   const events = new EventsAndPartitions(
     new PostgresEventStore(db, { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 }),
     partitions,
@@ -64,8 +66,8 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
     partitionLocation: (partitionId) => `postgresql: event_chunks_p${partitionId}`,
     processDetail: new PostgresProcessDetailStore(db),
     eventLists: new PostgresEventListStore(db, config.searchTimeLimitMs),
-    processSearch: new PostgresProcessSearchStore(db, config.searchTimeLimitMs),
-    binarySearch: new PostgresBinarySearchStore(db, config.searchTimeLimitMs),
+    processSearch: new PostgresProcessSearchStore(db, config.searchTimeLimitMs, pagingSnapshots),
+    binarySearch: new PostgresBinarySearchStore(db, config.searchTimeLimitMs, pagingSnapshots),
     documentTags: new PostgresDocumentTags(db),
     dashboard: new PostgresDashboardStore(db),
     matchReads: new PostgresMatchReads(db),
@@ -78,6 +80,7 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
     liveResponseFiles: new SqlLiveResponseContent(db, config.liveResponseFileLimitBytes),
     commandNotices,
     async close() {
+      pagingSnapshots.close();
       await events.close();
       await db.close();
     },

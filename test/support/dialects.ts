@@ -67,9 +67,6 @@ const postgres: Dialect = { name: 'postgres', freshDatabase: freshMigratedPostgr
 
 export const dialects: readonly Dialect[] = [sqlite, postgres];
 
-/** The opt-out of suites that need the event store, which PostgreSQL gains with schema version 2. */
-export const needsEventStore: DialectOptions = { skip: { postgres: 'event store on PostgreSQL: issue 18 point 4' } };
-
 export interface DialectOptions {
   /** Dialects the suite does not run on yet, each with the reason (shown as the skip message). */
   skip?: Partial<Record<DialectName, string>>;

@@ -30,11 +30,16 @@ export async function readSnapshot<T>(db: PostgresDatabase, work: (reader: SqlEx
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch((failed: Error) => (broken = failed));
-    if (timeLimitMs !== undefined && (error as { code?: unknown } | null)?.code === QUERY_CANCELED) throw new ReadTimeout(timeLimitMs);
-    throw translatePostgresError(error);
+    throw readFailure(error, timeLimitMs);
   } finally {
     client.release(broken);
   }
+}
+
+/** What a failed read throws: ReadTimeout for a statement past the time limit, else the driver error translated. */
+export function readFailure(error: unknown, timeLimitMs: number | undefined): unknown {
+  if (timeLimitMs !== undefined && (error as { code?: unknown } | null)?.code === QUERY_CANCELED) return new ReadTimeout(timeLimitMs);
+  return translatePostgresError(error);
 }
 
 /** A search's read: one that outlived its time limit is the client's QueryTimeoutError, as a read-pool job's is. */

@@ -2,6 +2,7 @@
  * The embedded store's schema, as an ordered list of migrations. Append new steps; never change
  * a released one (data directories created by it must keep opening).
  */
+import { TAG_SENSORS_MIGRATION } from './sqlite/021-tag-sensors.js';
 import type { Migration } from './types.js';
 
 export const sqliteMigrations: readonly Migration[] = [
@@ -954,4 +955,5 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX notification_outbox_by_channel ON notification_outbox (channel, state);
     `,
   },
+  TAG_SENSORS_MIGRATION,
 ];

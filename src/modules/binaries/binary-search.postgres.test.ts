@@ -10,8 +10,9 @@ import { SqliteReadPool } from '../../db/dialects/sqlite-read-pool.js';
 import { analyzeParams } from '../../query/params.js';
 import { PooledBinarySearchStore, READ_HANDLERS } from '../../wiring/sqlite-read-stores.js';
 import { SqlBinariesStore } from './binaries.store.js';
-import type { BinarySearchRequest, BinarySearchResult, BinarySortKey } from './binary-search.plan.js';
-import { postgresMetadataExpr, PostgresBinarySearchStore } from './binary-search.postgres.js';
+import { BINARY_FACET_NAMES, type BinarySearchRequest, type BinarySearchResult, type BinarySortKey } from './binary-search.plan.js';
+import { postgresMetadataExpr } from '../../query/compile/postgres-binary.js';
+import { PostgresBinarySearchStore } from './binary-search.postgres.js';
 import type { BinaryMetadata } from './binary-upload.schemas.js';
 
 const md5 = (digit: string) => digit.repeat(32);
@@ -33,6 +34,7 @@ const CASES: Case[] = [
   { q: 'observed_filename:x.dll', facets: ['hostname', 'group', 'os_type'] },
   { q: 'is_64bit:true', sort: 'md5', groups: [1], facets: ['host_count', 'observed_filename'] },
   { q: '', groups: [3] },
+  { q: '', facets: [...BINARY_FACET_NAMES] },
 ];
 
 const comparable = (result: BinarySearchResult) => ({
@@ -71,6 +73,9 @@ describe('binary search on PostgreSQL answers as on SQLite', () => {
       const expected = comparable(await sqlite.search(request, { key: c.q, fresh: true }));
       assert.deepEqual(comparable(await postgres.search(request, { key: c.q, fresh: true })), expected);
       if (c.q === '') assert.ok(expected.total > 0 || c.groups !== undefined, 'the case finds something to compare');
+      for (const field of ['product_name_facet', 'company_name_facet', 'digsig_publisher_facet', 'is_64bit', 'product_name']) {
+        if (c.facets?.includes(field)) assert.ok(expected.facets[field]!.length > 0, `${field} has entries to compare`);
+      }
     });
   }
 

@@ -1,12 +1,14 @@
 /**
  * Binary search on PostgreSQL, the same reads as the embedded store's (binary-search.sqlite.ts)
- * from one snapshot: the exact count, a page ordered by the sort key then md5, the observations
+ * from one snapshot, kept for the later pages of a search (postgres-paging.ts): the exact count, a page ordered by the sort key then md5, the observations
  * the caller may see, and facets. The query comes from the PostgreSQL compiler; the plan's sort
  * keys and facets, written as SQLite JSON expressions, are read here through jsonb.
  */
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
+import type { PostgresPagingSnapshots } from '../../db/dialects/postgres-paging.js';
 import { readSnapshot, timedRead } from '../../db/dialects/postgres-read.js';
+import { postgresMetadataExpr } from '../../query/compile/postgres-binary.js';
 import { compilePostgresBinaryCondition } from '../../query/compile/postgres.js';
 import type { PagingSnapshot } from '../../query/search-request.js';
 import {
@@ -15,26 +17,24 @@ import {
 } from './binary-search.plan.js';
 import type { BinarySearchStore } from './binary-search.store.js';
 
-/** SQLite reads JSON booleans as 1 and 0, and the plan spells them out; jsonb's text is already `true` or `false`. */
-const SQLITE_BOOLEAN = /CASE (json_extract\(b\.metadata, '[^']+'\)) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END/gu;
-const SQLITE_JSON = /json_extract\(b\.metadata, '\$\.([^']+)'\)/gu;
-
-/** A plan expression over `b.metadata` in PostgreSQL's terms. */
-export function postgresMetadataExpr(expr: string): string {
-  return expr.replace(SQLITE_BOOLEAN, '$1').replace(SQLITE_JSON, (_, path: string) => `(b.metadata::jsonb #>> '{${path.split('.').join(',')}}')`);
-}
-
 const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 export class PostgresBinarySearchStore implements BinarySearchStore {
-  /** timeLimitMs: each statement's limit; a search past it is the client's QueryTimeoutError. */
-  constructor(private readonly db: PostgresDatabase, private readonly timeLimitMs?: number) {}
+  /**
+   * timeLimitMs: each statement's limit; a search past it is the client's QueryTimeoutError.
+   * snapshots: where the pages of a search keep their snapshot; without, every page reads afresh.
+   */
+  constructor(private readonly db: PostgresDatabase, private readonly timeLimitMs?: number, private readonly snapshots?: PostgresPagingSnapshots) {}
 
-  async search({ predicate, ...request }: BinarySearchRequest, _paging: PagingSnapshot): Promise<BinarySearchResult> {
+  async search({ predicate, ...request }: BinarySearchRequest, paging: PagingSnapshot): Promise<BinarySearchResult> {
     const { visibleGroups } = request;
     if (visibleGroups?.length === 0) return { total: 0, rows: [], facets: {} };
     const condition = compilePostgresBinaryCondition(predicate, { observedInGroups: visibleGroups ?? undefined });
-    return timedRead(() => readSnapshot(this.db, (reader) => new BinarySearch(reader, request, condition).execute(), this.timeLimitMs));
+    if (!this.snapshots) return timedRead(() => readSnapshot(this.db, (reader) => new BinarySearch(reader, request, condition).execute(), this.timeLimitMs));
+    return timedRead(() => this.snapshots!.read(paging, async (reader) => {
+      const result = await new BinarySearch(reader, request, condition).execute();
+      return { result, more: request.start + request.rows < result.total };
+    }, this.timeLimitMs));
   }
 }
 

@@ -36,8 +36,10 @@ async function seed(db: SqlDatabase): Promise<number> {
     `INSERT INTO watchlists (name, search_query, index_type, enabled, readonly, group_id, from_alliance, date_added_ms)
      VALUES ('w', 'q=x', 'events', 1, 0, -1, 0, ?) RETURNING id`, [NOW],
   );
-  await db.run('INSERT INTO watchlist_process_hits (watchlist_id, segment_row, hit_ms) VALUES (?, 1, ?), (?, 2, ?)',
-    [watchlist!.id, NOW - 10 * HOUR, watchlist!.id, NOW - 30 * 60_000]);
+  for (const [row, hitMs] of [[1, NOW - 10 * HOUR], [2, NOW - 30 * 60_000]] as const) {
+    await db.run(`INSERT INTO watchlist_process_hits (watchlist_id, segment_row, hit_ms, sensor_id)
+      SELECT ?, s.id, ?, p.sensor_id FROM segments s JOIN processes p ON p.id = s.process_id WHERE s.id = ?`, [watchlist!.id, hitMs, row]);
+  }
   await db.run('INSERT INTO watchlist_binary_hits (watchlist_id, md5, hit_ms) VALUES (?, ?, ?)', [watchlist!.id, 'a'.repeat(32), NOW - 8 * 24 * HOUR]);
   return watchlist!.id;
 }

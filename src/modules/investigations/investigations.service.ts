@@ -69,6 +69,7 @@ export class InvestigationsService {
     const tagged = await this.store.tag({
       investigationId: body.investigation_id,
       processGuid: process?.guid ?? '',
+      sensorId: process?.sensorId ?? 0,
       segmentId: process?.segmentId ?? body.segment_id ?? 0,
       pid: process?.pid ?? null,
       groupId: process?.groupId ?? null,
@@ -163,7 +164,7 @@ export class InvestigationsService {
     if (segmentId > REFERENCE_SEGMENT && !(await this.processes.segments(process.row)).some((segment) => segment.segmentId === segmentId)) {
       throw new InvalidRequestError(`segment_id: process ${guid} has no segment ${segmentId}`);
     }
-    return { guid, segmentId, groupId: process.groupId, pid: process.pid, startMs: process.startMs };
+    return { guid, sensorId: key.sensorId, segmentId, groupId: process.groupId, pid: process.pid, startMs: process.startMs };
   }
 }
 

@@ -8,7 +8,7 @@ const NOW = 1_800_000_000_000;
 const GUID = '00000007-0000-1004-01db-5a0e3c1f2000';
 
 const event = (investigationId: number, overrides: Partial<NewTaggedEvent> = {}): NewTaggedEvent => ({
-  investigationId, processGuid: GUID, segmentId: 1, pid: 4100, groupId: 1, eventId: 3, eventType: 'netconn',
+  investigationId, processGuid: GUID, sensorId: 7, segmentId: 1, pid: 4100, groupId: 1, eventId: 3, eventType: 'netconn',
   eventData: { domain: 'example.com' }, startMs: NOW - 1000, taggedBy: 'alice', notes: '', ...overrides,
 });
 

@@ -24,6 +24,8 @@ export interface NewTaggedEvent {
   investigationId: number;
   /** The tagged process's id (no segment suffix); '' for a note that names no process. */
   processGuid: string;
+  /** The tagged process's sensor (distributes the row by sensor, as its events are); 0 for a note. */
+  sensorId: number;
   segmentId: number;
   pid: number | null;
   /** The process's sensor group, which decides who sees the tag; null for a note. */
@@ -80,6 +82,7 @@ interface TaggedEventRow {
   id: number;
   investigation_id: number;
   process_guid: string;
+  sensor_id: number;
   segment_id: number;
   pid: number | null;
   group_id: number | null;
@@ -128,9 +131,9 @@ export class SqlInvestigationsStore implements InvestigationsStore {
     return this.db.transaction(async (tx) => {
       if (!(await touch(tx, event.investigationId, nowMs))) return undefined;
       const row = await tx.get<TaggedEventRow>(
-        `INSERT INTO tagged_events (investigation_id, process_guid, segment_id, pid, group_id, event_id, event_type, event_data,
-           start_ms, tagged_ms, tagged_by, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-        [event.investigationId, event.processGuid, event.segmentId, event.pid, event.groupId, event.eventId, event.eventType,
+        `INSERT INTO tagged_events (investigation_id, process_guid, sensor_id, segment_id, pid, group_id, event_id, event_type, event_data,
+           start_ms, tagged_ms, tagged_by, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        [event.investigationId, event.processGuid, event.sensorId, event.segmentId, event.pid, event.groupId, event.eventId, event.eventType,
           JSON.stringify(event.eventData ?? {}), event.startMs, nowMs, event.taggedBy, event.notes],
       );
       return taggedEventRecord(row!);
@@ -204,6 +207,7 @@ function taggedEventRecord(row: TaggedEventRow): TaggedEventRecord {
     id: row.id,
     investigationId: row.investigation_id,
     processGuid: row.process_guid,
+    sensorId: row.sensor_id,
     segmentId: row.segment_id,
     pid: row.pid,
     groupId: row.group_id,

@@ -174,5 +174,3 @@ export class SqlitePartitionWriter {
     this.db.prepare('UPDATE event_storage SET generation = generation + 1').run();
   }
 }
-
-export { warmName };

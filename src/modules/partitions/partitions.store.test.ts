@@ -1,4 +1,4 @@
-import { forEachDialect, needsEventStore } from '../../../test/support/dialects.js';
+import { forEachEventSide } from '../../../test/support/event-side.js';
 import { partitionsStoreContract } from './partitions.store.contract.js';
 
-forEachDialect(partitionsStoreContract, needsEventStore);
+forEachEventSide(partitionsStoreContract);

@@ -19,7 +19,7 @@ import { chunkRows, decodeEvent } from '../../ingest/event-codec.js';
 import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from '../../ingest/event-store.js';
 import { baseName } from '../../ingest/normalize.js';
 import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } from '../../ingest/prepare.js';
-import { counter } from '../../ingest/rejection.js';
+import { countSequence, countStored } from '../../ingest/batch-sequence.js';
 import { PostedTerms } from './event-store.postings.js';
 import { CommitRows, type ProcessHost, type ProcessStartValues } from './event-store.rows.postgres.js';
 import { processKey, readProcesses, RowIds, type ProcessState } from './event-store.reads.postgres.js';
@@ -156,15 +156,9 @@ export class PostgresEventStore implements EventStore {
   private writeBatch(batch: IngestBatch): IngestOutcome {
     const { sensor, sequence } = batch;
     const counters = new Map(batch.counters);
-    const last = this.lastSequence.get(sensor.id) ?? 0;
-    if (sequence <= last) {
-      counters.set(counter.batchesDuplicate, 1);
+    if (countSequence(sequence, this.lastSequence.get(sensor.id) ?? 0, counters)) {
       this.addCounters(sensor.id, counters);
       return { duplicate: true, accepted: 0, filtered: 0 };
-    }
-    if (sequence > last + 1) {
-      counters.set(counter.sequenceGaps, 1);
-      counters.set(counter.sequencesMissing, sequence - last - 1);
     }
     const serverMs = this.now();
     let accepted = 0;
@@ -178,9 +172,7 @@ export class PostgresEventStore implements EventStore {
     }
     this.rows.setSequence(sensor.id, sequence);
     this.lastSequence.set(sensor.id, sequence);
-    counters.set(counter.batchesAccepted, 1);
-    counters.set(counter.eventsAccepted, accepted);
-    if (batch.filtered > 0) counters.set(counter.eventsFiltered, batch.filtered);
+    countStored(accepted, batch.filtered, counters);
     this.addCounters(sensor.id, counters);
     return { duplicate: false, accepted, filtered: batch.filtered };
   }

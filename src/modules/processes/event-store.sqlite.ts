@@ -11,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { baseName } from '../../ingest/normalize.js';
 import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } from '../../ingest/prepare.js';
-import { counter } from '../../ingest/rejection.js';
+import { countSequence, countStored } from '../../ingest/batch-sequence.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { ChunkAppender } from './chunk-files.sqlite.js';
 import { chunkRows, decodeEvent } from '../../ingest/event-codec.js';
@@ -140,15 +140,9 @@ export class SqliteEventStore implements EventStore {
   private writeBatch(batch: IngestBatch): IngestOutcome {
     const { sensor, sequence } = batch;
     const counters = new Map(batch.counters);
-    const last = this.sequenceOf(sensor.id);
-    if (sequence <= last) {
-      counters.set(counter.batchesDuplicate, 1);
+    if (countSequence(sequence, this.sequenceOf(sensor.id), counters)) {
       this.addCounters(sensor.id, counters);
       return { duplicate: true, accepted: 0, filtered: 0 };
-    }
-    if (sequence > last + 1) {
-      counters.set(counter.sequenceGaps, 1);
-      counters.set(counter.sequencesMissing, sequence - last - 1);
     }
     const serverMs = this.now();
     let accepted = 0;
@@ -162,9 +156,7 @@ export class SqliteEventStore implements EventStore {
     }
     this.statements.setSequence.run(sequence, sensor.id);
     this.lastSequence.set(sensor.id, sequence);
-    counters.set(counter.batchesAccepted, 1);
-    counters.set(counter.eventsAccepted, accepted);
-    if (batch.filtered > 0) counters.set(counter.eventsFiltered, batch.filtered);
+    countStored(accepted, batch.filtered, counters);
     this.addCounters(sensor.id, counters);
     return { duplicate: false, accepted, filtered: batch.filtered };
   }

@@ -1,13 +1,14 @@
 /**
- * The contract of ProcessDetailStore, run against every dialect (process-detail.store.test.ts).
- * Processes are written by the real event store from prepared batches, as ingestion writes them,
- * with segments of three events so that every process spans several.
+ * The contract of ProcessDetailStore, run against every dialect (process-detail.store.test.ts)
+ * through an implementation factory. Processes are written by the dialect's real event store from
+ * prepared batches, as ingestion writes them, with segments of three events so that every process
+ * spans several.
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import type { EventSide, MakeEventSide } from '../../../test/support/event-side.js';
 import { processEvents } from '../../../test/support/sensors.js';
 import type { SqlDatabase } from '../../db/database.js';
-import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { FilterGate } from '../../ingest/ingress-gate.js';
 import { normalizeEvent } from '../../ingest/normalize.js';
@@ -15,9 +16,6 @@ import { EventPreparer } from '../../ingest/prepare.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { SqlSensorsStore } from '../sensors/sensors.store.js';
 import { SqlBinariesStore } from '../binaries/binaries.store.js';
-import { sqliteSegmentChunks } from './chunk-files.sqlite.js';
-import { SqliteEventStore } from './event-store.sqlite.js';
-import { SqlProcessDetailStore } from './process-detail.store.js';
 
 const T0 = Date.parse('2026-11-20T10:00:00.000Z');
 const CMD = 'c:\\windows\\system32\\cmd.exe';
@@ -34,23 +32,21 @@ async function sensorIn(db: SqlDatabase, groupId: number, name: string): Promise
 }
 
 /** Writes the events as one batch of the sensor, normalized and prepared as the pipeline does, through the real event store. */
-async function ingest(db: SqlDatabase, sensor: SensorIdentity, sequence: number, events: SensorEvent[]): Promise<void> {
-  const store = new SqliteEventStore(db as SqliteDatabase, { maxEventsPerSegment: 3, windowMs: 3_600_000 });
+async function ingest(side: EventSide, sensor: SensorIdentity, sequence: number, events: SensorEvent[]): Promise<void> {
   const prepared = new EventPreparer(new FilterGate()).prepare({ sensorId: sensor.id, groupId: sensor.groupId, osType: sensor.osType }, events.map(normalizeEvent));
-  await store.commit([{ sensor, sequence, ...prepared, counters: new Map() }]);
+  await side.events.commit([{ sensor, sequence, ...prepared, counters: new Map() }]);
 }
 
-function detailStore(db: SqlDatabase): SqlProcessDetailStore {
-  return new SqlProcessDetailStore(db, sqliteSegmentChunks(db as SqliteDatabase));
-}
+export function processDetailStoreContract(make: MakeEventSide): void {
+  const fresh = () => make({ maxEventsPerSegment: 3, windowMs: 3_600_000 });
 
-export function processDetailStoreContract(fresh: () => Promise<SqlDatabase>): void {
   it('finds a process with its segments and gives back its events as they were stored', async () => {
-    const db = await fresh();
+    const side = await fresh();
+    const { db } = side;
     const sensor = await sensorIn(db, 1, 'WIN-A');
     const events = processEvents(100, T0, { pid: 50, start: T0 - 1000, path: 'C:\\Windows\\Explorer.EXE' });
-    await ingest(db, sensor, 1, structuredClone(events));
-    const store = detailStore(db);
+    await ingest(side, sensor, 1, structuredClone(events));
+    const store = side.detail;
 
     const process = await store.find({ sensorId: sensor.id, pid: 100, startMs: T0 });
     assert.ok(process);
@@ -73,17 +69,18 @@ export function processDetailStoreContract(fresh: () => Promise<SqlDatabase>): v
   });
 
   it('lists children and siblings by start within the caller\'s groups, unknown parents included', async () => {
-    const db = await fresh();
+    const side = await fresh();
+    const { db } = side;
     const a = await sensorIn(db, 1, 'WIN-A');
     const parent = { pid: 100, start: T0, path: CMD };
-    await ingest(db, a, 1, [
+    await ingest(side, a, 1, [
       ...processEvents(100, T0),
       ...processEvents(103, T0 + 30, parent),
       ...processEvents(101, T0 + 10, parent),
       ...processEvents(102, T0 + 20, parent),
       ...processEvents(200, T0 + 40),
     ]);
-    const store = detailStore(db);
+    const store = side.detail;
     const key = { sensorId: a.id, pid: 100, startMs: T0 };
 
     const children = await store.children(key, 'all', 10);
@@ -101,17 +98,18 @@ export function processDetailStoreContract(fresh: () => Promise<SqlDatabase>): v
   });
 
   it('gives the signatures of known binaries observed in scope, and how widely a binary ran', async () => {
-    const db = await fresh();
+    const side = await fresh();
+    const { db } = side;
     const a = await sensorIn(db, 1, 'WIN-A');
     const b = await sensorIn(db, 2, 'WIN-B');
-    await ingest(db, a, 1, processEvents(100, T0));
-    await ingest(db, b, 1, processEvents(100, T0));
+    await ingest(side, a, 1, processEvents(100, T0));
+    await ingest(side, b, 1, processEvents(100, T0));
     const binaries = new SqlBinariesStore(db);
     const signed = 'b'.repeat(32);
     const unsigned = 'c'.repeat(32);
     await binaries.record({ md5: signed, size: 1, observed_filename: 'c:\\x.dll', digsig: { result: 'Signed', publisher: 'Microsoft Windows' } }, undefined, a.id, T0);
     await binaries.record({ md5: unsigned, size: 1, observed_filename: 'c:\\y.exe' }, undefined, b.id, T0);
-    const store = detailStore(db);
+    const store = side.detail;
 
     const all = await store.binarySignatures([signed, unsigned, 'd'.repeat(32)], 'all');
     assert.deepEqual(all.sort((x, y) => x.md5.localeCompare(y.md5)), [

@@ -1,4 +1,4 @@
-import { forEachDialect, needsEventStore } from '../../../test/support/dialects.js';
+import { forEachEventSide } from '../../../test/support/event-side.js';
 import { processDetailStoreContract } from './process-detail.store.contract.js';
 
-forEachDialect(processDetailStoreContract, needsEventStore);
+forEachEventSide(processDetailStoreContract);

@@ -117,3 +117,17 @@ export type FacetField = keyof typeof FACETS;
 
 /** Entries per facet, as Carbon Black's "top 200". */
 export const FACET_LIMIT = 200;
+
+/** The process columns host_segment_counts repeats. */
+export const HOST_COLUMNS: ReadonlySet<string> = new Set(['sensor_id', 'group_id', 'hostname', 'host_type', 'os_type']);
+/** Facets of those columns, which host_segment_counts answers for a host-scoped query. */
+export const HOST_FACETS: ReadonlySet<string> = new Set<FacetField>(['hostname', 'group', 'host_type', 'os_type']);
+
+/**
+ * Whether a condition reads nothing but what host_segment_counts keeps per host (an empty query
+ * among them): its documents are then counted from there. The compiled text holds only the
+ * compiler's identifiers (values are parameters), so its column references can be read off it.
+ */
+export function readsOnlyHostColumns(where: string, readsSegments: boolean): boolean {
+  return !readsSegments && [...where.matchAll(/\bp\.(\w+)/gu)].every((m) => HOST_COLUMNS.has(m[1]!));
+}

@@ -3,23 +3,27 @@
  * exact count, one page in a total order, and facets, read from one snapshot (postgres-read.ts).
  * The condition comes from the PostgreSQL compiler (query/compile/postgres.ts).
  *
- * A query on process fields alone is counted per matching process from process_segment_counts,
- * as on SQLite, and one that is a single event field from its term rows alone; everything else reads the matching segments, and PostgreSQL's planner chooses
+ * A query on host columns alone (an empty one among them) is counted, and faceted by host
+ * columns, from host_segment_counts; one on process fields alone per matching process from
+ * process_segment_counts, both as on SQLite, and one that is a single event field from its term rows alone; everything else reads the matching segments, and PostgreSQL's planner chooses
  * between the sort key's index and sorting the matches. Unmounted partitions are detached
- * tables, so no read needs to leave them out. What is not done here (yet): keeping a snapshot
- * across the pages of one paging key (each page reads the database as it is then), the facet
- * tally, and facets over binary metadata (they answer no entries).
+ * tables, so no read needs to leave them out. The pages of one search read the first page's
+ * snapshot (postgres-paging.ts) on the server that answered it. What is not done here (yet): the
+ * facet tally. Facets over the process's binary read its metadata through jsonb.
  */
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
+import type { PostgresPagingSnapshots } from '../../db/dialects/postgres-paging.js';
 import { readSnapshot, timedRead } from '../../db/dialects/postgres-read.js';
 import { COUNTED_TYPES } from '../../ingest/prepare.js';
+import { postgresMetadataExpr } from '../../query/compile/postgres-binary.js';
 import { compilePostgresProcessCondition } from '../../query/compile/postgres.js';
 import type { PagingSnapshot } from '../../query/search-request.js';
 import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
 import { facetEntries, PROCESS_FACETS, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
 import {
-  SORTS, type CompiledProcessSearch, type FacetCount, type ProcessRow, type ProcessSearchRequest, type ProcessSearchResult,
+  HOST_FACETS, readsOnlyHostColumns, SORTS, type CompiledProcessSearch, type FacetCount, type ProcessRow, type ProcessSearchRequest,
+  type ProcessSearchResult,
 } from './process-search.plan.js';
 import type { ProcessSearchStore } from './process-search.store.js';
 
@@ -33,15 +37,24 @@ const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last
  */
 const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.sensor_id = p.sensor_id AND c.process_row = p.id';
+/** Per-host segment counts under the process alias, for a condition on host columns alone (readsOnlyHostColumns). */
+const HOSTS = 'host_segment_counts p';
 
 export class PostgresProcessSearchStore implements ProcessSearchStore {
-  /** timeLimitMs: each statement's limit; a search past it is the client's QueryTimeoutError. */
-  constructor(private readonly db: PostgresDatabase, private readonly timeLimitMs?: number) {}
+  /**
+   * timeLimitMs: each statement's limit; a search past it is the client's QueryTimeoutError.
+   * snapshots: where the pages of a search keep their snapshot; without, every page reads afresh.
+   */
+  constructor(private readonly db: PostgresDatabase, private readonly timeLimitMs?: number, private readonly snapshots?: PostgresPagingSnapshots) {}
 
-  async search({ predicate, ...request }: ProcessSearchRequest, _paging: PagingSnapshot): Promise<ProcessSearchResult> {
+  async search({ predicate, ...request }: ProcessSearchRequest, paging: PagingSnapshot): Promise<ProcessSearchResult> {
     if (request.visibleGroups?.length === 0) return { total: 0, rows: [], facets: {} };
     const compiled: CompiledProcessSearch = { ...request, condition: compilePostgresProcessCondition(predicate) };
-    return timedRead(() => readSnapshot(this.db, (reader) => new Search(reader, compiled).execute(), this.timeLimitMs));
+    if (!this.snapshots) return timedRead(() => readSnapshot(this.db, (reader) => new Search(reader, compiled).execute(), this.timeLimitMs));
+    return timedRead(() => this.snapshots!.read(paging, async (reader) => {
+      const result = await new Search(reader, compiled).execute();
+      return { result, more: request.start + request.rows < result.total };
+    }, this.timeLimitMs));
   }
 }
 
@@ -54,6 +67,11 @@ class Search {
   constructor(private readonly tx: SqlExecutor, private readonly request: CompiledProcessSearch) {
     this.where = `(${request.condition.sql})${this.groups()}`;
     this.params = [...request.condition.params, ...(request.visibleGroups ?? [])];
+  }
+
+  /** Documents are counted per host (an empty query, or one on host columns alone): far fewer rows than processes. */
+  private hostScoped(): boolean {
+    return this.terms === undefined && !this.request.grouped && readsOnlyHostColumns(this.where, this.request.condition.readsSegments);
   }
 
   private groups(): string {
@@ -81,7 +99,7 @@ class Search {
       );
       return counted!.n;
     }
-    const [from, n] = condition.readsSegments
+    const [from, n] = this.hostScoped() ? [HOSTS, 'coalesce(sum(p.segments), 0)'] : condition.readsSegments
       ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
       : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'coalesce(sum(c.segments), 0)'];
     return (await this.tx.get<{ n: number }>(`SELECT ${n} AS n FROM ${from} WHERE ${this.where}`, this.params))!.n;
@@ -133,19 +151,20 @@ class Search {
 
   private async facet(name: string): Promise<FacetCount[]> {
     const spec = PROCESS_FACETS.get(name);
-    if (!spec || spec.level === 'none' || readsBinaryMetadata(spec)) return [];
-    const rows = spec.level === 'event' ? await this.eventFacet(spec) : await this.columnFacet(spec);
+    if (!spec || spec.level === 'none') return [];
+    const rows = spec.level === 'event' ? await this.eventFacet(spec) : await this.columnFacet(spec, HOST_FACETS.has(name) && this.hostScoped());
     const groups = spec.render === 'group' ? await this.tx.all<{ id: number; name: string }>('SELECT id, name FROM sensor_groups') : [];
     return facetEntries(spec, rows, this.request.nowMs, () => new Map(groups.map((g) => [g.id, g.name])));
   }
 
-  private async columnFacet(spec: Extract<ProcessFacetSpec, { level: 'process' | 'segment' }>): Promise<FacetRows> {
+  /** perHost: the facet is of a host column and the condition host-scoped, so host_segment_counts answers it. */
+  private async columnFacet(spec: Extract<ProcessFacetSpec, { level: 'process' | 'segment' }>, perHost: boolean): Promise<FacetRows> {
     const { condition, grouped } = this.request;
     const perProcess = spec.level === 'process' && !condition.readsSegments;
-    const [from, n] = perProcess
+    const [from, n] = perHost ? [HOSTS, 'sum(p.segments)'] : perProcess
       ? [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)']
       : [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)'];
-    return this.rows(`SELECT ${spec.expr} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`, this.params);
+    return this.rows(`SELECT ${postgresMetadataExpr(spec.expr)} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`, this.params);
   }
 
   /** An event field's values, from the term arrays of the matching segments. */
@@ -163,9 +182,4 @@ class Search {
   private async rows(sql: string, params: readonly SqlValue[]): Promise<FacetRows> {
     return (await this.tx.all<{ name: string | number | null; n: number }>(sql, params)).map((r) => [r.name, r.n]);
   }
-}
-
-/** Facets over the binary's metadata are SQLite JSON expressions (process-search.facets.ts). */
-function readsBinaryMetadata(spec: ProcessFacetSpec): boolean {
-  return 'expr' in spec && spec.expr.includes('json_extract');
 }

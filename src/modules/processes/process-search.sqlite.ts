@@ -24,7 +24,8 @@ import {
 import { FacetTally } from './process-search.tally.sqlite.js';
 import { facetEntries, PROCESS_FACETS, tallyOf, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
 import {
-  FACETS, SORTS, type FacetCount, type FacetField, type ProcessRow, type CompiledProcessSearch, type ProcessSearchResult, type SortSpec,
+  FACETS, HOST_FACETS, readsOnlyHostColumns, SORTS, type FacetCount, type FacetField, type ProcessRow, type CompiledProcessSearch,
+  type ProcessSearchResult, type SortSpec,
 } from './process-search.plan.js';
 
 export function setup(connection: Database.Database): void {
@@ -42,10 +43,6 @@ const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last
   ${COUNTED_TYPES.map((type) => `s.${type}_count`).join(', ')}, ${PROCESS_CONTEXT_COLUMNS}`;
 
 const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
-/** The process columns host_segment_counts repeats. */
-const HOST_COLUMNS = new Set(['sensor_id', 'group_id', 'hostname', 'host_type', 'os_type']);
-/** Facets of those columns, which host_segment_counts answers for a host-scoped query. */
-const HOST_FACETS = new Set<FacetField>(['hostname', 'group', 'host_type', 'os_type']);
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.process_row = p.id';
 /** Up to this many matching processes are listed once and their segments read directly after. */
 const MAX_LISTED = 25_000;
@@ -91,7 +88,7 @@ class ProcessSearch {
     // column references can be read off it and p.id renamed safely.
     const columns = new Set([...this.where.matchAll(/\bp\.(\w+)/gu)].map((m) => m[1]!));
     this.withoutProcessRows = [...columns].every((column) => column === 'id');
-    this.hostScoped = !condition.readsSegments && [...columns].every((column) => HOST_COLUMNS.has(column));
+    this.hostScoped = readsOnlyHostColumns(this.where, condition.readsSegments);
     this.hidden = toRanges(cachedStatement(db, HIDDEN_RANGES_SQL).all() as { first_row: number; last_row: number }[]);
     this.visible = visibleRows('s.id', this.hidden);
   }

@@ -25,3 +25,15 @@ export class PostgresBinaryConditions extends BinaryConditionCompiler {
     return textTokensCondition(value.text, tokens, wildcard);
   }
 }
+
+/** SQLite reads JSON booleans as 1 and 0, and the plans spell them out; jsonb's text is already `true` or `false`. */
+const SQLITE_BOOLEAN = /CASE (json_extract\(b\.metadata, '[^']+'\)) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END/gu;
+const SQLITE_JSON = /json_extract\(b\.metadata, '\$\.([^']+)'\)/gu;
+
+/**
+ * A search plan's expression over `b.metadata` (the binary and process facet and sort
+ * expressions, written for SQLite's JSON functions) in PostgreSQL's terms.
+ */
+export function postgresMetadataExpr(expr: string): string {
+  return expr.replace(SQLITE_BOOLEAN, '$1').replace(SQLITE_JSON, (_, path: string) => `(b.metadata::jsonb #>> '{${path.split('.').join(',')}}')`);
+}

@@ -104,7 +104,7 @@ export const alertsAndDetections = `
   CREATE INDEX report_iocs_by_report ON report_iocs (report_row);
 
   -- Documents tagged by watchlists and feed reports: process segments and binaries (md5).
-  -- sensor_id: the sensor whose segment it is (null where the writer did not say).
+  -- sensor_id: the sensor whose segment it is (in the key since version 3).
   CREATE TABLE watchlist_process_hits (
     watchlist_id BIGINT NOT NULL REFERENCES watchlists (id) ON DELETE CASCADE,
     segment_row BIGINT NOT NULL,

@@ -1,14 +1,19 @@
 /**
  * Issue 18 point 6, read from the catalog of a migrated database: every table holding sensors'
- * rows has sensor_id in its primary key and in each unique index, and no foreign key enters or
- * leaves it, so Citus can distribute it by sensor_id without a redesign; the shared tables hold
- * no sensor_id at all.
+ * rows (events, and the tags and tagged events on them) has sensor_id in its primary key and in
+ * each unique index, and no foreign key enters it or joins two of them, so Citus can distribute
+ * them by sensor_id without a redesign. A foreign key may leave one for a table every sensor
+ * shares (watchlists, reports, investigations: Citus reference tables, which it allows); the
+ * event store's shared tables hold no sensor_id at all.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { PostgresDatabase } from '../../dialects/postgres.js';
 import { freshMigratedPostgres } from '../../../../test/support/postgres-migrated.js';
-import { SENSOR_TABLES, SHARED_TABLES } from './002-events.js';
+import { SENSOR_TABLES as EVENT_TABLES, SHARED_TABLES } from './002-events.js';
+import { TAG_SENSOR_TABLES } from './003-tag-sensors.js';
+
+const SENSOR_TABLES: readonly string[] = [...EVENT_TABLES, ...TAG_SENSOR_TABLES];
 
 let db: PostgresDatabase;
 before(async () => (db = await freshMigratedPostgres()));
@@ -39,12 +44,26 @@ test('every sensor table has sensor_id in its primary key and in every unique in
   for (const table of SENSOR_TABLES) assert.deepEqual(await obstacles(table), []);
 });
 
-test('no foreign key enters or leaves a sensor table', async () => {
+test('no foreign key enters a sensor table; those that leave one point at shared tables', async () => {
   const keys = await db.all<{ name: string }>(
-    'SELECT conname AS name FROM pg_constraint WHERE contype = ? AND (conrelid = ANY (?::regclass[]) OR confrelid = ANY (?::regclass[]))',
-    ['f', `{${SENSOR_TABLES.join(',')}}`, `{${SENSOR_TABLES.join(',')}}`],
+    'SELECT conname AS name FROM pg_constraint WHERE contype = ? AND confrelid = ANY (?::regclass[])',
+    ['f', `{${SENSOR_TABLES.join(',')}}`],
   );
   assert.deepEqual(keys, []);
+  const leaving = await db.all<{ target: string }>(
+    'SELECT DISTINCT confrelid::regclass::text AS target FROM pg_constraint WHERE contype = ? AND conrelid = ANY (?::regclass[]) ORDER BY 1',
+    ['f', `{${SENSOR_TABLES.join(',')}}`],
+  );
+  assert.deepEqual(leaving.map((k) => k.target), ['investigations', 'threat_reports', 'watchlists']);
+});
+
+test('a tag or tagged event without its sensor is refused', async () => {
+  const watchlist = await db.get<{ id: number }>(
+    `INSERT INTO watchlists (name, search_query, index_type, enabled, readonly, group_id, from_alliance, date_added_ms)
+     VALUES ('w', 'q=x', 'events', 1, 0, -1, 0, 0) RETURNING id`,
+  );
+  await assert.rejects(db.run('INSERT INTO watchlist_process_hits (watchlist_id, segment_row, hit_ms) VALUES (?, 1, 0)', [watchlist!.id]));
+  await assert.rejects(db.run("INSERT INTO tagged_events (investigation_id, tagged_ms) VALUES (1, 0)"));
 });
 
 test('the shared tables hold no sensor_id', async () => {

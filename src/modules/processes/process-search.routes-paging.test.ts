@@ -1,7 +1,8 @@
 /**
  * Paging that tells no lies (issue 4 item 4): totals are exact, pages reach every match once in
  * a total order whichever plan each page takes, pages of one search keep reading the first
- * page's snapshot while events arrive, and facets over everything match a recount.
+ * page's snapshot while events arrive, and facets over everything match a recount. Named as a
+ * route test so that a whole run repeats it with the app on PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
