@@ -84,8 +84,9 @@ export function detectionStoreContract(make: MakeEventSide): void {
   });
 
   it('queues one notification per email, syslog and HTTP POST action of a first hit, with or without the alert action', async () => {
-    const db = await fresh();
-    const segments = await withProcesses(db);
+    const side = await fresh();
+    const { db } = side;
+    const segments = await withProcesses(side);
     const store = new SqlDetectionStore(db);
     const id = await watchlist(db);
     const actions = new SqlDetectionActionsStore(db);
@@ -107,8 +108,9 @@ export function detectionStoreContract(make: MakeEventSide): void {
   });
 
   it('queues the notifications of a feed\'s hit only for reports that may alert', async () => {
-    const db = await fresh();
-    const segments = await withProcesses(db);
+    const side = await fresh();
+    const { db } = side;
+    const segments = await withProcesses(side);
     const feeds = new SqlFeedsStore(db, testSecretBox());
     const feed = (await feeds.create(FEED, parseFeed(JSON.stringify(cbfeed('intel', [
       { id: 'bad', title: 'Bad', score: 80, iocs: { md5: ['a'.repeat(32)] } },

@@ -12,15 +12,10 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { ConfigError } from '../config/load.js';
 import type { SourceValue, SqliteSource } from './sqlite-source.js';
 
-const sensorOfSegment = (table: string) =>
-  `(SELECT p.sensor_id FROM segments s JOIN processes p ON p.id = s.process_id WHERE s.id = ${table}.segment_row)`;
-
 /** PostgreSQL columns SQLite does not have, as SQLite expressions over the table's row. */
 const DERIVED: Record<string, Record<string, string>> = {
   segments: { sensor_id: '(SELECT p.sensor_id FROM processes p WHERE p.id = segments.process_id)' },
   process_segment_counts: { sensor_id: '(SELECT p.sensor_id FROM processes p WHERE p.id = process_segment_counts.process_row)' },
-  watchlist_process_hits: { sensor_id: sensorOfSegment('watchlist_process_hits') },
-  feed_process_hits: { sensor_id: sensorOfSegment('feed_process_hits') },
 };
 
 /** PostgreSQL columns left to their default here: the event pass fills them (move-store.events.ts). */
