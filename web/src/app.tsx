@@ -1,0 +1,54 @@
+/** The console's frame: the login page until there is a credential, then the navigation and the page the hash names. */
+import { useEffect, useState } from 'preact/hooks';
+import { credential, logout, onCredentialChange } from './api.js';
+import { LiveResponsePage } from './live/live-response-page.js';
+import { LoginPage } from './login/login-page.js';
+import { ProcessPage } from './process/process-page.js';
+import { href, useRoute } from './router.js';
+import { BinarySearchPage } from './search/binary-search-page.js';
+import { SearchPage } from './search/search-page.js';
+import { SensorsPage } from './sensors/sensors-page.js';
+
+const PAGES = [
+  { part: 'search', label: 'Process search' },
+  { part: 'binaries', label: 'Binary search' },
+  { part: 'sensors', label: 'Sensors' },
+];
+
+export function App() {
+  const [who, setWho] = useState(credential());
+  useEffect(() => onCredentialChange(() => setWho(credential())), []);
+  const route = useRoute();
+  if (!who) return <LoginPage />;
+  const page = route.parts[0] ?? 'search';
+  return (
+    <>
+      <header class="top">
+        <span class="brand">Vigil</span>
+        <nav aria-label="Pages">
+          {PAGES.map((p) => (
+            <a key={p.part} href={href([p.part])} aria-current={page === p.part ? 'page' : undefined}>{p.label}</a>
+          ))}
+        </nav>
+        <span class="who">{who.username}</span>
+        <button type="button" onClick={() => void logout()}>Log out</button>
+      </header>
+      <main>{pageFor(page, route.parts, route.params)}</main>
+    </>
+  );
+}
+
+function pageFor(page: string, parts: string[], params: URLSearchParams) {
+  switch (page) {
+    case 'process':
+      return <ProcessPage id={parts[1] ?? ''} segment={parts[2] ?? '0'} />;
+    case 'live':
+      return <LiveResponsePage id={parts[1] ?? ''} />;
+    case 'binaries':
+      return <BinarySearchPage params={params} />;
+    case 'sensors':
+      return <SensorsPage />;
+    default:
+      return <SearchPage params={params} />;
+  }
+}
