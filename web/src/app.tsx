@@ -1,6 +1,7 @@
 /** The console's frame: the login page until there is a credential, then the navigation and the page the hash names. */
 import { useEffect, useState } from 'preact/hooks';
 import { credential, logout, onCredentialChange } from './api.js';
+import { FeedsPage } from './feeds/feeds-page.js';
 import { LiveResponsePage } from './live/live-response-page.js';
 import { LoginPage } from './login/login-page.js';
 import { ProcessPage } from './process/process-page.js';
@@ -13,6 +14,7 @@ const PAGES = [
   { part: 'search', label: 'Process search' },
   { part: 'binaries', label: 'Binary search' },
   { part: 'sensors', label: 'Sensors' },
+  { part: 'feeds', label: 'Feeds' },
 ];
 
 export function App() {
@@ -46,6 +48,8 @@ function pageFor(page: string, parts: string[], params: URLSearchParams) {
       return <LiveResponsePage id={parts[1] ?? ''} />;
     case 'binaries':
       return <BinarySearchPage params={params} />;
+    case 'feeds':
+      return <FeedsPage />;
     case 'sensors':
       return <SensorsPage />;
     default:

@@ -1,0 +1,136 @@
+/**
+ * The analyst console end to end in Chromium, against a real server over HTTPS serving the built
+ * console (npm run build first): log in, search with a syntax error then a good query, refine by
+ * a facet, open a process, its tree and timeline, ban its hash, isolate its sensor and see the
+ * sensor confirm it, and prove that planted markup stays text. Every page is checked with axe
+ * and screenshotted; no console error and no failed request beyond the expected 400.
+ */
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { BUILT_CONSOLE_DIR, consoleBuilt } from '../../src/http/console-static.js';
+import { loadOrCreateCertificate } from '../../src/http/tls.js';
+import { as, startListeningTestApp, type ListeningTestApp } from '../support/app.js';
+import { browserMissing, launchBrowser, watchedPage, type WatchedPage } from '../support/browser.js';
+import { ANALYST, PLANTED, seedConsoleData, type ConsoleData } from '../support/console-data.js';
+import { checkin } from '../support/sensors.js';
+import { tempDir } from '../support/temp.js';
+
+const skip = browserMissing() ?? (consoleBuilt(BUILT_CONSOLE_DIR) ? undefined : 'the console is not built (npm run build)');
+
+describe('the analyst console in a browser', { skip }, () => {
+  let test: ListeningTestApp;
+  let browser: Browser;
+  let watched: WatchedPage;
+  let data: ConsoleData;
+  let dir: string;
+
+  before(async () => {
+    dir = tempDir('vigil-console-');
+    const tls = await loadOrCreateCertificate(dir, '127.0.0.1');
+    test = await startListeningTestApp({}, { tls, consoleDir: BUILT_CONSOLE_DIR });
+    data = await seedConsoleData(test, dir);
+    browser = await launchBrowser();
+    watched = await watchedPage(browser);
+    watched.page.setDefaultTimeout(10_000);
+  });
+  after(async () => {
+    await browser?.close();
+    await test?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('logs in with a username and password', async () => {
+    const { page } = watched;
+    await page.goto(`${test.url}/`);
+    await watched.check('login');
+    await page.getByLabel('Username').fill(ANALYST.username);
+    await page.getByLabel('Password').fill(ANALYST.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Process search' }).waitFor();
+    await page.getByText(ANALYST.username, { exact: true }).waitFor();
+  });
+
+  it('marks a syntax error at its position, then runs a good query', async () => {
+    const { page } = watched;
+    watched.expect(400, /\/api\/v1\/process\?/);
+    const box = page.getByRole('combobox', { name: 'Query' });
+    await box.fill('process_name:(cmd.exe');
+    await box.press('Enter');
+    const caret = page.locator('pre.caret');
+    await caret.waitFor();
+    assert.equal(await caret.textContent(), `process_name:(cmd.exe\n${' '.repeat(13)}^`);
+    await watched.check('search-syntax-error');
+
+    await box.fill('process_name:cmd.exe');
+    await box.press('Enter');
+    await page.getByText('1–3 of 3').waitFor();
+    assert.match(page.url(), /#\/search\?q=process_name%3Acmd\.exe/);
+    await watched.check('search-results');
+  });
+
+  it('refines the search with a facet', async () => {
+    const { page } = watched;
+    await page.getByRole('region', { name: 'Facets' }).or(page.locator('aside.facets'))
+      .getByRole('button', { name: 'CORP\\mallory' }).click();
+    await page.getByText('1–1 of 1').waitFor();
+    assert.equal(await page.getByRole('combobox', { name: 'Query' }).inputValue(), 'process_name:cmd.exe username:"CORP\\\\mallory"');
+    await page.goBack();
+    await page.getByText('1–3 of 3').waitFor();
+  });
+
+  it('opens a process: its tree with lazily loaded children, its binary and its timeline', async () => {
+    const { page } = watched;
+    await page.getByRole('combobox', { name: 'Query' }).fill('process_pid:100');
+    await page.getByRole('combobox', { name: 'Query' }).press('Enter');
+    await page.getByText('1–1 of 1').waitFor();
+    await page.getByRole('link', { name: 'cmd.exe' }).click();
+    await page.getByRole('heading', { name: 'Process tree' }).waitFor();
+    await page.getByRole('button', { name: 'Expand cmd.exe' }).click();
+    await page.getByText('No children').waitFor();
+    await page.getByText('Microsoft Corporation').or(page.getByRole('button', { name: 'Download binary' })).first().waitFor();
+    await page.getByText('6 of 6 events').waitFor();
+    await page.getByLabel('File').uncheck();
+    await page.getByText('5 of 6 events').waitFor();
+    await page.getByLabel('Text').fill('lsass');
+    await page.getByText('1 of 6 events').waitFor();
+    await watched.check('process');
+  });
+
+  it('bans the process\'s hash', async () => {
+    const { page } = watched;
+    await page.getByRole('button', { name: 'Ban this hash' }).click();
+    await page.getByRole('status').filter({ hasText: 'Banned' }).waitFor();
+    const ban = await test.app.inject({ url: `/api/v1/banning/blacklist/${data.md5}`, headers: as(test.adminToken) });
+    assert.equal(ban.statusCode, 200, ban.body);
+  });
+
+  it('isolates the sensor and shows the state honestly until the sensor confirms it', async () => {
+    const { page } = watched;
+    await page.getByRole('link', { name: 'Sensors' }).click();
+    await page.getByRole('button', { name: 'Isolate WIN-TEST-01' }).click();
+    await page.getByText('isolation requested, waiting for the sensor').waitFor();
+    await checkin(test, data.sensor, { is_isolating: true });
+    await page.getByText('isolated (confirmed)').waitFor();
+    await watched.check('sensors');
+  });
+
+  it('renders planted markup in a command line, a filename and a report title as text', async () => {
+    const { page } = watched;
+    await page.goto(`${test.url}/#/search?q=process_pid%3A300`);
+    await page.getByText(PLANTED.cmdline).first().waitFor();
+    await page.getByRole('link', { name: 'cmd.exe' }).click();
+    await page.getByText(PLANTED.cmdline).first().waitFor();
+    await page.getByText(`created ${PLANTED.filename}`).waitFor();
+    await page.getByRole('link', { name: 'Feeds' }).click();
+    await page.getByText(PLANTED.reportTitle).waitFor();
+    await watched.check('feeds');
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined);
+    assert.equal(await page.locator('main img, main script, main b').count(), 0);
+  });
+
+  it('saw no console error and no failed request', () => {
+    assert.deepEqual(watched.problems(), []);
+  });
+});
