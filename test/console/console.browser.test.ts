@@ -13,7 +13,8 @@ import { BUILT_CONSOLE_DIR, consoleBuilt } from '../../src/http/console-static.j
 import { loadOrCreateCertificate } from '../../src/http/tls.js';
 import { as, startListeningTestApp, type ListeningTestApp } from '../support/app.js';
 import { browserMissing, launchBrowser, watchedPage, type WatchedPage } from '../support/browser.js';
-import { ANALYST, PLANTED, seedConsoleData, type ConsoleData } from '../support/console-data.js';
+import { ANALYST, BUSY_EVENTS, BUSY_PID, PLANTED, seedConsoleData, type ConsoleData } from '../support/console-data.js';
+import { instructionsOfType, SIMULATED_ATTACH } from '../support/live-response.js';
 import { checkin } from '../support/sensors.js';
 import { tempDir } from '../support/temp.js';
 
@@ -78,6 +79,22 @@ describe('the analyst console in a browser', { skip }, () => {
     assert.equal(await page.getByRole('combobox', { name: 'Query' }).inputValue(), 'process_name:cmd.exe username:"CORP\\\\mallory"');
     await page.goBack();
     await page.getByText('1–3 of 3').waitFor();
+    await page.getByLabel('New watchlist from this search').fill('Every cmd.exe');
+    await page.getByRole('button', { name: 'Create watchlist' }).click();
+    await page.getByRole('status').filter({ hasText: /Watchlist \d+ created/ }).waitFor();
+  });
+
+  it('moves through results with the keyboard and stays usable at phone width', async () => {
+    const { page } = watched;
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('j');
+    assert.equal(await page.evaluate('document.activeElement?.textContent'), 'cmd.exe');
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate('document.activeElement?.name'), 'q');
+    await page.setViewportSize({ width: 390, height: 800 });
+    await watched.check('search-phone');
+    assert.ok(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth + 1'), 'no sideways scrolling at phone width');
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('opens a process: its tree with lazily loaded children, its binary and its timeline', async () => {
@@ -114,6 +131,53 @@ describe('the analyst console in a browser', { skip }, () => {
     await checkin(test, data.sensor, { is_isolating: true });
     await page.getByText('isolated (confirmed)').waitFor();
     await watched.check('sensors');
+  });
+
+  it('opens a live response session and shows a command\'s output when the sensor answers', async () => {
+    const { page } = watched;
+    await page.goto(`${test.url}/#/search?q=process_pid%3A100`);
+    await page.getByRole('link', { name: 'cmd.exe' }).click();
+    await page.getByRole('button', { name: 'Open live response' }).click();
+    await page.getByRole('heading', { name: /Live response session \d+/ }).waitFor();
+    const { instructions } = await instructionsOfType(test, data.sensor, 'live_response_session');
+    await checkin(test, data.sensor, { completed: [{ id: instructions[0]!.id, result: SIMULATED_ATTACH }] });
+    await page.getByText(/: active$/).waitFor();
+    await page.getByLabel('Command').fill('ps');
+    await page.getByLabel('Command').press('Enter');
+    await page.getByText(/queued as command \d+/).waitFor();
+    let delivered: Awaited<ReturnType<typeof instructionsOfType>>['instructions'] = [];
+    while (delivered.length === 0) delivered = (await instructionsOfType(test, data.sensor, 'live_response')).instructions;
+    const processes = [{ pid: 612, parent: 4, path: 'c:\\windows\\system32\\smss.exe', command_line: 'smss.exe', create_time: 1_700_000_001 }];
+    await checkin(test, data.sensor, { completed: [{ id: delivered[0]!.id, result: { status: 'complete', processes } }] });
+    await page.locator('.terminal').getByText(/smss\.exe/).first().waitFor();
+    await watched.check('live-response');
+  });
+
+  it('resolves every alert that matches a search in one bulk change', async () => {
+    const { page } = watched;
+    assert.ok(data.alerts > 0);
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    await page.getByText(`All ${data.alerts} that match`).click();
+    await page.getByLabel('Status').selectOption('Resolved');
+    await page.getByRole('button', { name: 'Set status' }).click();
+    await page.getByRole('status').filter({ hasText: `Set to Resolved: ${data.alerts} alerts.` }).waitFor();
+    await watched.check('alerts');
+    const alerts = (await test.app.inject({ url: '/api/v1/alert?rows=100', headers: as(test.adminToken) })).json().results as { status: string }[];
+    assert.deepEqual([...new Set(alerts.map((a) => a.status))], ['Resolved']);
+  });
+
+  it('scrolls a timeline of 10,000 events with only the rows in view in the page', async () => {
+    const { page } = watched;
+    // The server never received busy.exe's binary: its summary is a 404, which the page explains.
+    watched.expect(404, /\/api\/v1\/binary\/e{32}\/summary$/);
+    await page.goto(`${test.url}/#/search?q=process_pid%3A${BUSY_PID}`);
+    await page.getByRole('link', { name: 'busy.exe' }).click();
+    await page.getByText(`${BUSY_EVENTS.toLocaleString('en-US')} of ${BUSY_EVENTS.toLocaleString('en-US')} events`).waitFor();
+    assert.ok(await page.locator('.event').count() < 100, 'rows outside the view are not rendered');
+    await page.locator('.timeline-view').evaluate((view) => { view.scrollTop = view.scrollHeight; });
+    await page.getByText('created c:\\temp\\f-09999.txt').waitFor();
+    await page.getByText('The server has no record of this binary yet.').waitFor();
+    assert.ok(await page.locator('.event').count() < 100);
   });
 
   it('renders planted markup in a command line, a filename and a report title as text', async () => {

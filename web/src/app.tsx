@@ -1,11 +1,13 @@
 /** The console's frame: the login page until there is a credential, then the navigation and the page the hash names. */
 import { useEffect, useState } from 'preact/hooks';
+import { AlertsPage } from './alerts/alerts-page.js';
 import { credential, logout, onCredentialChange } from './api.js';
 import { FeedsPage } from './feeds/feeds-page.js';
 import { LiveResponsePage } from './live/live-response-page.js';
 import { LoginPage } from './login/login-page.js';
 import { ProcessPage } from './process/process-page.js';
 import { href, useRoute } from './router.js';
+import { installShortcuts } from './shortcuts.js';
 import { BinarySearchPage } from './search/binary-search-page.js';
 import { SearchPage } from './search/search-page.js';
 import { SensorsPage } from './sensors/sensors-page.js';
@@ -14,12 +16,14 @@ const PAGES = [
   { part: 'search', label: 'Process search' },
   { part: 'binaries', label: 'Binary search' },
   { part: 'sensors', label: 'Sensors' },
+  { part: 'alerts', label: 'Alerts' },
   { part: 'feeds', label: 'Feeds' },
 ];
 
 export function App() {
   const [who, setWho] = useState(credential());
   useEffect(() => onCredentialChange(() => setWho(credential())), []);
+  useEffect(installShortcuts, []);
   const route = useRoute();
   if (!who) return <LoginPage />;
   const page = route.parts[0] ?? 'search';
@@ -32,7 +36,7 @@ export function App() {
             <a key={p.part} href={href([p.part])} aria-current={page === p.part ? 'page' : undefined}>{p.label}</a>
           ))}
         </nav>
-        <span class="who">{who.username}</span>
+        <span class="who" title="Shortcuts: / search, j / k next and previous result">{who.username}</span>
         <button type="button" onClick={() => void logout()}>Log out</button>
       </header>
       <main>{pageFor(page, route.parts, route.params)}</main>
@@ -48,6 +52,8 @@ function pageFor(page: string, parts: string[], params: URLSearchParams) {
       return <LiveResponsePage id={parts[1] ?? ''} />;
     case 'binaries':
       return <BinarySearchPage params={params} />;
+    case 'alerts':
+      return <AlertsPage params={params} />;
     case 'feeds':
       return <FeedsPage />;
     case 'sensors':

@@ -11,6 +11,7 @@ import { Pager } from './pager.js';
 import { ProcessResults, type ProcessDoc } from './process-results.js';
 import { QueryBox } from './query-box.js';
 import { TIME_FILTERS, TimeFilters } from './time-filters.js';
+import { WatchlistFromSearch } from './watchlist-from-search.js';
 
 const ROWS = 20;
 
@@ -49,6 +50,7 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
           </section>
         </div>
       )}
+      {query && <WatchlistFromSearch query={query} />}
     </div>
   );
 }
