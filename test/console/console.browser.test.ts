@@ -166,6 +166,20 @@ describe('the analyst console in a browser', { skip }, () => {
     assert.deepEqual([...new Set(alerts.map((a) => a.status))], ['Resolved']);
   });
 
+  it('shows watchlists with their hits, and the administration pages to a global admin', async () => {
+    const { page } = watched;
+    await page.getByRole('link', { name: 'Watchlists' }).click();
+    await page.getByRole('link', { name: 'Shells' }).waitFor();
+    await page.getByRole('link', { name: 'Every cmd.exe' }).waitFor();
+    await watched.check('watchlists');
+    await page.getByRole('link', { name: 'Administration' }).click();
+    await page.getByRole('cell', { name: ANALYST.username, exact: true }).waitFor();
+    await page.getByRole('cell', { name: data.md5, exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Show install code of default group' }).click();
+    await page.getByRole('cell', { name: /^[0-9a-f-]{20,}$/i }).first().waitFor();
+    await watched.check('admin');
+  });
+
   it('scrolls a timeline of 10,000 events with only the rows in view in the page', async () => {
     const { page } = watched;
     // The server never received busy.exe's binary: its summary is a 404, which the page explains.

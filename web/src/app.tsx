@@ -1,5 +1,6 @@
 /** The console's frame: the login page until there is a credential, then the navigation and the page the hash names. */
 import { useEffect, useState } from 'preact/hooks';
+import { AdminPage } from './admin/admin-page.js';
 import { AlertsPage } from './alerts/alerts-page.js';
 import { credential, logout, onCredentialChange } from './api.js';
 import { FeedsPage } from './feeds/feeds-page.js';
@@ -11,14 +12,19 @@ import { installShortcuts } from './shortcuts.js';
 import { BinarySearchPage } from './search/binary-search-page.js';
 import { SearchPage } from './search/search-page.js';
 import { SensorsPage } from './sensors/sensors-page.js';
+import { WatchlistsPage } from './watchlists/watchlists-page.js';
 
 const PAGES = [
   { part: 'search', label: 'Process search' },
   { part: 'binaries', label: 'Binary search' },
   { part: 'sensors', label: 'Sensors' },
   { part: 'alerts', label: 'Alerts' },
+  { part: 'watchlists', label: 'Watchlists' },
   { part: 'feeds', label: 'Feeds' },
 ];
+
+/** Only global admins manage users, teams and groups; the API refuses others anyway. */
+const ADMIN_PAGE = { part: 'admin', label: 'Administration' };
 
 export function App() {
   const [who, setWho] = useState(credential());
@@ -32,7 +38,7 @@ export function App() {
       <header class="top">
         <span class="brand">Vigil</span>
         <nav aria-label="Pages">
-          {PAGES.map((p) => (
+          {(who.globalAdmin ? [...PAGES, ADMIN_PAGE] : PAGES).map((p) => (
             <a key={p.part} href={href([p.part])} aria-current={page === p.part ? 'page' : undefined}>{p.label}</a>
           ))}
         </nav>
@@ -54,6 +60,10 @@ function pageFor(page: string, parts: string[], params: URLSearchParams) {
       return <BinarySearchPage params={params} />;
     case 'alerts':
       return <AlertsPage params={params} />;
+    case 'watchlists':
+      return <WatchlistsPage />;
+    case 'admin':
+      return <AdminPage />;
     case 'feeds':
       return <FeedsPage />;
     case 'sensors':
