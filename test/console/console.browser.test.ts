@@ -79,6 +79,10 @@ describe('the analyst console in a browser', { skip }, () => {
     assert.equal(await page.getByRole('combobox', { name: 'Query' }).inputValue(), 'process_name:cmd.exe username:"CORP\\\\mallory"');
     await page.goBack();
     await page.getByText('1–3 of 3').waitFor();
+    await page.getByRole('button', { name: '2026-11-20T00:00:00Z' }).click();
+    await page.waitForURL(/start%3A%5B2026-11-20T00%3A00%3A00/);
+    await page.getByText('1–3 of 3').waitFor();
+    await page.goBack();
     await page.getByLabel('New watchlist from this search').fill('Every cmd.exe');
     await page.getByRole('button', { name: 'Create watchlist' }).click();
     await page.getByRole('status').filter({ hasText: /Watchlist \d+ created/ }).waitFor();

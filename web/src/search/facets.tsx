@@ -7,34 +7,42 @@ export interface FacetEntry {
   percent: number;
 }
 
-/** Facet → the query field a click refines, or undefined where the query language has none. */
-export const PROCESS_FACETS: readonly { facet: string; label: string; field?: string }[] = [
-  { facet: 'process_name', label: 'Process name', field: 'process_name' },
-  { facet: 'username_full', label: 'User', field: 'username' },
-  { facet: 'hostname', label: 'Host', field: 'hostname' },
-  { facet: 'group', label: 'Group', field: 'group' },
-  { facet: 'path_full', label: 'Path', field: 'path' },
-  { facet: 'parent_name', label: 'Parent', field: 'parent_name' },
-  { facet: 'host_type', label: 'Host type', field: 'host_type' },
+/** `field:"value"`, quoted so spaces and backslashes stay part of the value. */
+export const fieldTerm = (field: string) => (value: string) => `${field}:"${value.replace(/["\\]/g, '\\$&')}"`;
+
+/** A day facet's entry ("2026-11-20T00:00:00Z") as a range over that day's process starts. */
+function dayTerm(value: string): string {
+  const day = value.slice(0, 10);
+  return `start:[${day}T00:00:00 TO ${day}T23:59:59]`;
+}
+
+/** Facet → the query term a click on one of its entries adds; none where the query language has no such term (hour of day). */
+export const PROCESS_FACETS: readonly { facet: string; label: string; term?: (value: string) => string }[] = [
+  { facet: 'process_name', label: 'Process name', term: fieldTerm('process_name') },
+  { facet: 'username_full', label: 'User', term: fieldTerm('username') },
+  { facet: 'hostname', label: 'Host', term: fieldTerm('hostname') },
+  { facet: 'group', label: 'Group', term: fieldTerm('group') },
+  { facet: 'path_full', label: 'Path', term: fieldTerm('path') },
+  { facet: 'parent_name', label: 'Parent', term: fieldTerm('parent_name') },
+  { facet: 'host_type', label: 'Host type', term: fieldTerm('host_type') },
   { facet: 'hour_of_day', label: 'Hour of day (UTC)' },
-  { facet: 'start', label: 'Day' },
+  { facet: 'start', label: 'Day', term: dayTerm },
 ];
 
-/** The query with `field:"value"` ANDed on. */
-export function refine(query: string, field: string, value: string): string {
-  const term = `${field}:"${value.replace(/["\\]/g, '\\$&')}"`;
+/** The query with `term` ANDed on. */
+export function refine(query: string, term: string): string {
   return query.trim() ? `${query.trim()} ${term}` : term;
 }
 
 interface Props {
   facets: Record<string, FacetEntry[]>;
-  onRefine: (field: string, value: string) => void;
+  onRefine: (term: string) => void;
 }
 
 export function FacetPanels({ facets, onRefine }: Props) {
   return (
     <aside class="facets" aria-label="Facets">
-      {PROCESS_FACETS.map(({ facet, label, field }) => {
+      {PROCESS_FACETS.map(({ facet, label, term }) => {
         const entries = facets[facet] ?? [];
         return (
           <section key={facet} class="facet">
@@ -43,9 +51,9 @@ export function FacetPanels({ facets, onRefine }: Props) {
               <ul>
                 {entries.slice(0, 10).map((entry) => (
                   <li key={entry.name}>
-                    {field
-                      ? <button type="button" class="link" onClick={() => onRefine(field, entry.name)}>{entry.name || '(empty)'}</button>
-                      : <span>{entry.name}</span>}
+                    {term && entry.name
+                      ? <button type="button" class="link" onClick={() => onRefine(term(entry.name))}>{entry.name}</button>
+                      : <span>{entry.name || '(empty)'}</span>}
                     <span class="facet-count">{count(entry.value)} · {entry.percent}%</span>
                   </li>
                 ))}

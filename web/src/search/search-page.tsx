@@ -43,7 +43,7 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
       <TimeFilters values={params} onChange={(param, value) => go({ [param]: value || undefined, start: undefined })} />
       {search.data && (
         <div class="search-body">
-          <FacetPanels facets={search.data.facets} onRefine={(field, value) => go({ q: refine(query, field, value), start: undefined })} />
+          <FacetPanels facets={search.data.facets} onRefine={(term) => go({ q: refine(query, term), start: undefined })} />
           <section class="search-results" aria-label="Results" aria-busy={search.loading}>
             <Pager start={start} rows={ROWS} total={search.data.total_results} onPage={(s) => go({ start: String(s) })} />
             <ProcessResults results={search.data.results} />
