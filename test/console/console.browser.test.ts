@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { BUILT_CONSOLE_DIR, consoleBuilt } from '../../src/http/console-static.js';
 import { loadOrCreateCertificate } from '../../src/http/tls.js';
@@ -17,6 +17,15 @@ import { ANALYST, BUSY_EVENTS, BUSY_PID, PLANTED, seedConsoleData, type ConsoleD
 import { instructionsOfType, SIMULATED_ATTACH } from '../support/live-response.js';
 import { checkin } from '../support/sensors.js';
 import { tempDir } from '../support/temp.js';
+
+/**
+ * Milliseconds from the end of the last API response whose URL contains `part` to now: an upper
+ * bound of the time the page took to show it, as `now` comes after the test saw it shown.
+ */
+const SINCE_RESPONSE = (part: string) => `(() => {
+  const entry = performance.getEntriesByType('resource').filter((r) => r.name.includes(${JSON.stringify(part)})).pop();
+  return entry ? Math.round(performance.now() - entry.responseEnd) : -1;
+})()`;
 
 const skip = browserMissing() ?? (consoleBuilt(BUILT_CONSOLE_DIR) ? undefined : 'the console is not built (npm run build)');
 
@@ -53,7 +62,7 @@ describe('the analyst console in a browser', { skip }, () => {
     await page.getByText(ANALYST.username, { exact: true }).waitFor();
   });
 
-  it('marks a syntax error at its position, then runs a good query', async () => {
+  it('marks a syntax error at its position, then runs a good query', async (t: TestContext) => {
     const { page } = watched;
     watched.expect(400, /\/api\/v1\/process\?/);
     const box = page.getByRole('combobox', { name: 'Query' });
@@ -67,6 +76,7 @@ describe('the analyst console in a browser', { skip }, () => {
     await box.fill('process_name:cmd.exe');
     await box.press('Enter');
     await page.getByText('1–3 of 3').waitFor();
+    t.diagnostic(`results shown within ${await page.evaluate(SINCE_RESPONSE('/api/v1/process?'))} ms of the API's answer`);
     assert.match(page.url(), /#\/search\?q=process_name%3Acmd\.exe/);
     await watched.check('search-results');
   });
@@ -184,13 +194,14 @@ describe('the analyst console in a browser', { skip }, () => {
     await watched.check('admin');
   });
 
-  it('scrolls a timeline of 10,000 events with only the rows in view in the page', async () => {
+  it('scrolls a timeline of 10,000 events with only the rows in view in the page', async (t: TestContext) => {
     const { page } = watched;
     // The server never received busy.exe's binary: its summary is a 404, which the page explains.
     watched.expect(404, /\/api\/v1\/binary\/e{32}\/summary$/);
     await page.goto(`${test.url}/#/search?q=process_pid%3A${BUSY_PID}`);
     await page.getByRole('link', { name: 'busy.exe' }).click();
     await page.getByText(`${BUSY_EVENTS.toLocaleString('en-US')} of ${BUSY_EVENTS.toLocaleString('en-US')} events`).waitFor();
+    t.diagnostic(`${BUSY_EVENTS} events shown within ${await page.evaluate(SINCE_RESPONSE('/event'))} ms of the API's answer`);
     assert.ok(await page.locator('.event').count() < 100, 'rows outside the view are not rendered');
     await page.locator('.timeline-view').evaluate((view) => { view.scrollTop = view.scrollHeight; });
     await page.getByText('created c:\\temp\\f-09999.txt').waitFor();
