@@ -223,6 +223,20 @@ describe('the analyst console in a browser', { skip }, () => {
     assert.equal(await page.locator('main img, main script, main b').count(), 0);
   });
 
+  it('logs out, ending the session, then logs in with a pasted API token', async () => {
+    const { page } = watched;
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    watched.expect(401, /\/api\/auth\/session$/);
+    const session = await page.evaluate(async () => (await fetch('/api/auth/session')).status);
+    assert.equal(session, 401, 'the cookie no longer opens the API');
+    await page.getByLabel('API token').fill(test.adminToken);
+    await page.getByRole('button', { name: 'Use token' }).click();
+    // Back on the page the hash names: where the analyst was.
+    await page.getByRole('heading', { name: 'Feeds' }).waitFor();
+    await page.getByText('admin', { exact: true }).waitFor();
+  });
+
   it('saw no console error and no failed request', () => {
     assert.deepEqual(watched.problems(), []);
   });

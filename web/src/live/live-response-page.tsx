@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api.js';
+import { downloadFile } from '../download.js';
 import { useLoad } from '../use-load.js';
 
 const SESSION_REFRESH_MS = 3000;
@@ -32,6 +33,8 @@ interface Command {
 interface Line {
   input: string;
   output: string;
+  /** A file the command fetched from the host ("get"), to download. */
+  fileId?: number;
 }
 
 /** Bookkeeping the terminal already shows or need not; the rest is the command's outcome and output. */
@@ -53,14 +56,14 @@ export function LiveResponsePage({ id }: { id: string }) {
   const run = async (input: string) => {
     const [word = '', ...rest] = input.trim().split(/\s+/);
     const name = COMMANDS[word];
-    const say = (output: string) => setLines((all) => [...all, { input, output }]);
+    const say = (output: string, fileId?: number) => setLines((all) => [...all, { input, output, ...(fileId === undefined ? {} : { fileId }) }]);
     if (!name) return say(`unknown command; use one of: ${Object.keys(COMMANDS).join(', ')}`);
     try {
       const object = rest.join(' ');
       const queued = await post<{ id: number }>(`/api/v1/cblr/session/${id}/command`, { name, ...(object ? { object } : {}) });
       say(`queued as command ${queued.id}, waiting for the sensor…`);
       const done = await get<Command>(`/api/v1/cblr/session/${id}/command/${queued.id}`, { wait: 'true' });
-      say(render(done));
+      say(render(done), done.status === 'complete' && name === 'get file' ? done.file_id : undefined);
     } catch (error) {
       say(error instanceof Error ? error.message : 'The command failed.');
     }
@@ -71,7 +74,14 @@ export function LiveResponsePage({ id }: { id: string }) {
       <h1>Live response session {id}</h1>
       <p aria-live="polite">{session.data ? `Sensor ${session.data.sensor_id}${session.data.hostname ? ` (${session.data.hostname})` : ''}: ${session.data.status}` : 'Loading…'}</p>
       <div class="terminal" role="log" aria-label="Session output" tabIndex={0}>
-        {lines.map((line, i) => <div key={i}><span class="prompt">&gt; {line.input}</span>{'\n'}{line.output}</div>)}
+        {lines.map((line, i) => (
+          <div key={i}>
+            <span class="prompt">&gt; {line.input}</span>{'\n'}{line.output}
+            {line.fileId !== undefined && (
+              <button type="button" onClick={() => void downloadFile(`/api/v1/cblr/session/${id}/file/${line.fileId}/content`, line.input.split(/[\\/]/).pop() ?? 'file')}>Download file</button>
+            )}
+          </div>
+        ))}
       </div>
       <form class="query" onSubmit={(e) => { e.preventDefault(); const input = text; setText(''); void run(input); }}>
         <label for="lr-command">Command</label>

@@ -1,6 +1,7 @@
 /** The process's binary: signature, publisher, where it was seen, and a download of the file itself. */
 import { useState } from 'preact/hooks';
-import { ApiError, credential, get } from '../api.js';
+import { ApiError, get } from '../api.js';
+import { downloadFile } from '../download.js';
 import { count } from '../format.js';
 import { useLoad } from '../use-load.js';
 
@@ -13,20 +14,6 @@ interface BinarySummary {
   host_count?: number;
   endpoint?: string[];
   orig_mod_len?: number;
-}
-
-/** Fetched and handed over as a file, so a pasted token works as well as the session cookie. */
-async function download(md5: string): Promise<void> {
-  const who = credential();
-  const headers: Record<string, string> = who?.kind === 'token' ? { 'x-auth-token': who.secret } : {};
-  const response = await fetch(`/api/v1/binary/${md5}`, { headers, credentials: 'same-origin' });
-  if (!response.ok) throw new ApiError(response.status, 'download_failed', `The download failed (HTTP ${response.status}).`);
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `${md5}.zip`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export function BinaryDetails({ md5 }: { md5: string }) {
@@ -46,7 +33,7 @@ export function BinaryDetails({ md5 }: { md5: string }) {
             <dt>Seen as</dt><dd>{(binary.data.observed_filename ?? []).join(', ')}</dd>
             <dt>Hosts</dt><dd>{count(binary.data.host_count)}{binary.data.endpoint?.length ? `: ${binary.data.endpoint.map((e) => e.split('|')[0]).join(', ')}` : ''}</dd>
           </dl>
-          <button type="button" onClick={() => download(md5).catch((e: unknown) => setFailure(e instanceof Error ? e.message : 'The download failed.'))}>Download binary</button>
+          <button type="button" onClick={() => downloadFile(`/api/v1/binary/${md5}`, `${md5}.zip`).catch((e: unknown) => setFailure(e instanceof Error ? e.message : 'The download failed.'))}>Download binary</button>
           {failure && <p role="alert" class="error">{failure}</p>}
         </>
       )}
