@@ -43,7 +43,8 @@ describe('the analyst console in a browser', { skip }, () => {
     data = await seedConsoleData(test, dir);
     browser = await launchBrowser();
     watched = await watchedPage(browser);
-    watched.page.setDefaultTimeout(10_000);
+    // Generous: a whole test run shares the machine's cores with this browser.
+    watched.page.setDefaultTimeout(30_000);
   });
   after(async () => {
     await browser?.close();
@@ -66,6 +67,9 @@ describe('the analyst console in a browser', { skip }, () => {
     const { page } = watched;
     watched.expect(400, /\/api\/v1\/process\?/);
     const box = page.getByRole('combobox', { name: 'Query' });
+    await box.fill('cmdline:x proc');
+    const offered = await page.locator('#process-query-fields option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
+    assert.deepEqual(offered, ['cmdline:x process_name:', 'cmdline:x process_md5:', 'cmdline:x process_sha256:', 'cmdline:x process_id:', 'cmdline:x process_pid:']);
     await box.fill('process_name:(cmd.exe');
     await box.press('Enter');
     const caret = page.locator('pre.caret');
