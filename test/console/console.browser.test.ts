@@ -148,6 +148,7 @@ describe('the analyst console in a browser', { skip }, () => {
     await page.getByText('isolation requested, waiting for the sensor').waitFor();
     await checkin(test, data.sensor, { is_isolating: true });
     await page.getByText('isolated (confirmed)').waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0, 'no error shown');
     await watched.check('sensors');
   });
 

@@ -86,7 +86,9 @@ export async function request<T>(method: string, path: string, body?: unknown, q
   });
   if (response.status === 401 && current) setCredential(undefined);
   if (!response.ok) throw await errorOf(response);
-  return (await response.json()) as T;
+  // Some writes answer 200 with no body, as Carbon Black's did (a sensor PUT).
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 export const get = <T>(path: string, query?: Query) => request<T>('GET', path, undefined, query);
