@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.js';
 import { registerAuthentication } from './http/auth.js';
+import { registerConsole } from './http/console-static.js';
 import { limitConnections, serverTimeouts } from './http/connection-limits.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodies } from './http/json-body.js';
@@ -52,6 +53,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Log every request and response (default true). */
   logRequests?: boolean;
+  /** Serve the analyst console's built assets from this folder at `/` (src/http/console-static.ts). */
+  consoleDir?: string | undefined;
 }
 
 export async function buildApp(container: Container, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -76,6 +79,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   registerNumberBounds(app);
   registerAuthentication(app, { users: services.users, sensors: services.sensors, sessions: services.sessions, ingestKeys: services.ingestKeys });
   await registerOpenApi(app, VIGIL_VERSION);
+  if (options.consoleDir) await registerConsole(app, options.consoleDir);
 
   await app.register(infoRoutes, { info: services.info });
   await app.register(partitionsRoutes, { partitions: services.partitions });

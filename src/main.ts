@@ -9,6 +9,7 @@ import { announceFirstStart } from './startup/first-start.js';
 import { logOptions } from './startup/log-options.js';
 import type { Config } from './config/schema.js';
 import { createContainer, type Container } from './container.js';
+import { BUILT_CONSOLE_DIR, consoleBuilt } from './http/console-static.js';
 import { loadOrCreateCertificate, tlsFiles } from './http/tls.js';
 
 export interface RunningServer {
@@ -27,11 +28,14 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
     const tls = config.tls ? await loadOrCreateCertificate(config.dataDir, config.host) : undefined;
     // A request line per sensor upload would drown the log; requests are logged at debug and below.
     const logRequests = config.logLevel === 'debug' || config.logLevel === 'trace';
-    const app = await buildApp(container, { tls, logger: logOptions(config.logLevel, process.stdout.isTTY === true), logRequests });
+    const consoleDir = consoleBuilt(BUILT_CONSOLE_DIR) ? BUILT_CONSOLE_DIR : undefined;
+    const app = await buildApp(container, { tls, logger: logOptions(config.logLevel, process.stdout.isTTY === true), logRequests, consoleDir });
     warnLoosenedDataDir(app.log, config.dataDir, container.loosenedPaths);
     const address = await app.listen({ host: config.host, port: config.port });
     if (tls?.created) app.log.info({ certificate: tlsFiles(config.dataDir).certFile }, 'generated a self-signed TLS certificate');
     app.log.info({ url: address, dataDir: config.dataDir }, `Vigil is listening on ${address}`);
+    if (consoleDir) app.log.info({ console: `${address}/` }, `the analyst console is at ${address}/`);
+    else app.log.warn({ expected: BUILT_CONSOLE_DIR }, 'the analyst console is not built (npm run build): / is not served');
     if (adminToken) announceFirstStart({ adminToken, url: address, dataDir: config.dataDir }, out, app.log);
     container.storage.start(config.storageCheckSeconds * 1000, app.log, container.jobs);
     let stopping: Promise<void> | undefined;

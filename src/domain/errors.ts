@@ -26,6 +26,11 @@ export class DomainError extends Error {
     message: string,
     /** The `reason` clients see; the code unless a finer one says more (e.g. "malformed_json"). */
     readonly reason: string = code,
+    /**
+     * More for the body beside reason and message, for clients that can use it (a refused query's
+     * position, for the console to point at); clients that read only reason are unaffected.
+     */
+    readonly details?: Readonly<Record<string, string | number>>,
   ) {
     super(message);
     this.name = 'DomainError';

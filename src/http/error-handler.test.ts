@@ -91,11 +91,13 @@ describe('error handling', () => {
     const search = (q: string) => test.app.inject({ url: `/api/test/search?q=${encodeURIComponent(q)}`, headers: as(test.adminToken) });
     const unbalanced = await search('process_name:x)');
     assert.equal(unbalanced.statusCode, 400);
-    assert.deepEqual(unbalanced.json(), { reason: 'query_malformed_syntax', message: 'Unbalanced ")" without a matching "(" at position 14' });
+    assert.deepEqual(unbalanced.json(), {
+      reason: 'query_malformed_syntax', message: 'Unbalanced ")" without a matching "(" at position 14', position: 14, parameter: 'q',
+    });
     const typo = await search('disig_issuer:verisign');
     assert.equal(typo.statusCode, 400);
     assert.deepEqual(typo.json(), {
-      reason: 'query_malformed_syntax', message: 'Unknown field "disig_issuer" at position 0; did you mean "digsig_issuer"?',
+      reason: 'query_malformed_syntax', message: 'Unknown field "disig_issuer" at position 0; did you mean "digsig_issuer"?', position: 0, parameter: 'q',
     });
     assert.equal((await search('process_name:svchost.exe')).statusCode, 200);
   });

@@ -2,7 +2,8 @@
  * The one place errors become HTTP responses, in the shapes Carbon Black clients expect
  * (reference core §9): 401 and 404 as the Werkzeug HTML pages the real server sent (clients match
  * their text; a few 404s carry a plain-text message clients read instead), 400
- * `{"reason": …, "message": …}` (cbapi keys on reason "query_malformed_syntax"), other client
+ * `{"reason": …, "message": …}` (cbapi keys on reason "query_malformed_syntax"; a refused query adds
+ * its position and parameter), other client
  * errors as the same JSON, a 503 with Retry-After when the server is too busy to take a write, a
  * 429 with Retry-After while failed logins slow the next one,
  * and a 500 that never leaks internals.
@@ -50,10 +51,10 @@ const FRAMEWORK_REASONS: Record<number, string> = {
   415: 'unsupported_media_type',
 };
 
-function send(reply: FastifyReply, status: number, reason: string, message: string): FastifyReply {
+function send(reply: FastifyReply, status: number, reason: string, message: string, details?: DomainError['details']): FastifyReply {
   if (status === 401) return reply.code(401).type('text/html; charset=utf-8').send(UNAUTHORIZED_PAGE);
   if (status === 404) return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
-  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify({ reason, message }));
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify({ ...details, reason, message }));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -71,7 +72,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (error instanceof UnavailableError || error instanceof TooManyRequestsError) {
         reply.header('retry-after', String(error.retryAfterSeconds));
       }
-      return send(reply, STATUS_OF[error.code], error.reason, error.message);
+      return send(reply, STATUS_OF[error.code], error.reason, error.message, error.details);
     }
     if (error.validation) {
       return send(reply, 400, 'invalid_request', error.message);

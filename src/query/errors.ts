@@ -35,9 +35,12 @@ export class QueryError extends Error {
   }
 }
 
-/** The domain error the HTTP layer maps to 400 {"reason":"query_malformed_syntax","message":…}. */
+/**
+ * The domain error the HTTP layer maps to 400 {"reason":"query_malformed_syntax","message":…,
+ * "position":…,"parameter":…}: cbapi reads only reason; the console marks the position.
+ */
 export function toDomainError(error: QueryError): DomainError {
-  return new DomainError('query_malformed_syntax', error.message);
+  return new DomainError('query_malformed_syntax', error.message, undefined, { position: error.position, parameter: error.source });
 }
 
 /** Runs `work`, turning its QueryErrors into the domain error a client is shown. */

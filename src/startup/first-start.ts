@@ -5,7 +5,7 @@
  * The token goes to stdout only when stdout is a terminal: under a service manager stdout is the
  * service log, which is kept, shipped and read by people who must not hold an admin token.
  * Otherwise it is written to a file only the data dir's owner can read, and the log says where.
- * There is no web console yet; when there is, its URL belongs in these next steps.
+ * The analyst console's URL is logged at every start, not only the first (main.ts).
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -63,15 +63,19 @@ export function openAppDatabase(test: TestApp): SqlDatabase {
   return url === undefined ? SqliteDatabase.open(join(test.config.dataDir, SQLITE_FILE)) : PostgresDatabase.open(url, { poolSize: 1 });
 }
 
-/** The test app listening on plain HTTP on a free loopback port, for clients that need a URL (the simulator). */
+/**
+ * The test app listening on a free loopback port, for clients that need a URL (the simulator, a
+ * browser): plain HTTP, or HTTPS when `appOptions.tls` is given.
+ */
 export interface ListeningTestApp extends TestApp {
   url: string;
 }
 
-export async function startListeningTestApp(overrides: Partial<Config> = {}): Promise<ListeningTestApp> {
-  const test = await startTestApp(overrides);
+export async function startListeningTestApp(overrides: Partial<Config> = {}, appOptions: AppOptions = {}): Promise<ListeningTestApp> {
+  const test = await startTestApp(overrides, appOptions);
   await test.app.listen({ port: 0, host: '127.0.0.1' });
-  return { ...test, url: `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}` };
+  const scheme = appOptions.tls ? 'https' : 'http';
+  return { ...test, url: `${scheme}://127.0.0.1:${(test.app.server.address() as AddressInfo).port}` };
 }
 
 export function as(token: string): { 'x-auth-token': string } {

@@ -133,6 +133,9 @@ describe('process search API', () => {
     assert.equal(syntax.statusCode, 400);
     assert.equal(syntax.json().reason, 'query_malformed_syntax');
     assert.match(syntax.json().message, /position/u);
+    // Beside the message, where the console can point at it; cbapi reads reason alone.
+    assert.deepEqual({ ...(syntax.json() as object), message: undefined },
+      { reason: 'query_malformed_syntax', message: undefined, position: 13, parameter: 'q' });
     assert.equal((await request('/api/v1/process?q=disig_issuer%3Ax')).json().reason, 'query_malformed_syntax');
     const bad: Params[] = [{ sort: 'bogus desc' }, { sort: 'start sideways' }, { rows: 10_001 }, { rows: -1 }, { start: 'x' },
       { facet: 'true', 'facet.field': 'nope' }, { 'cb.group': 'sensor_id' }, { 'cb.min_last_update': 'yesterday' }];

@@ -1,0 +1,121 @@
+/** Administration for global admins: users, teams and their group access, sensor groups with install codes, bans, storage partitions. */
+import { useState } from 'preact/hooks';
+import { get, post, put } from '../api.js';
+import { count, when } from '../format.js';
+import { useLoad } from '../use-load.js';
+
+interface User { username: string; first_name: string; last_name: string; email: string; global_admin: boolean; teams: { id: number; name: string }[] }
+interface Team { id: number; name: string; group_access: { group_id: number; group_name: string; access_category: string }[] }
+interface Group { id: number; name: string }
+interface Ban { md5hash: string; text: string | null; enabled: boolean; block_count: string | number; last_block_time: string | null; last_block_hostname: string | null }
+interface Partition { name: string; status: string; info: { sizeInBytes: number; numDocs: number; startDate: string; endDate: string | null } }
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+const explain = (e: unknown) => (e instanceof Error ? e.message : 'The change failed.');
+
+function Users() {
+  const users = useLoad('users', () => get<User[]>('/api/users'));
+  const [form, setForm] = useState({ username: '', password: '', global_admin: false });
+  const [status, setStatus] = useState('');
+  const create = () => post('/api/user', { ...form, first_name: '', last_name: '', email: '' })
+    .then(() => { setStatus(`User ${form.username} created.`); setForm({ username: '', password: '', global_admin: false }); users.reload(); }, (e: unknown) => setStatus(explain(e)));
+  return (
+    <section aria-labelledby="users-heading">
+      <h2 id="users-heading">Users</h2>
+      <table class="results">
+        <thead><tr><th scope="col">Username</th><th scope="col">Name</th><th scope="col">Global admin</th><th scope="col">Teams</th></tr></thead>
+        <tbody>{(users.data ?? []).map((u) => (
+          <tr key={u.username}><td>{u.username}</td><td>{`${u.first_name} ${u.last_name}`.trim()}</td><td>{u.global_admin ? 'yes' : 'no'}</td><td>{u.teams.map((t) => t.name).join(', ')}</td></tr>
+        ))}</tbody>
+      </table>
+      <form class="query" onSubmit={(e) => { e.preventDefault(); void create(); }}>
+        <label>New user <input required value={form.username} onInput={(e) => setForm({ ...form, username: e.currentTarget.value })} /></label>
+        <label>Password <input type="password" autoComplete="new-password" required value={form.password} onInput={(e) => setForm({ ...form, password: e.currentTarget.value })} /></label>
+        <label><input type="checkbox" checked={form.global_admin} onChange={(e) => setForm({ ...form, global_admin: e.currentTarget.checked })} /> Global admin</label>
+        <button type="submit">Create user</button>
+        {status && <span role="status">{status}</span>}
+      </form>
+    </section>
+  );
+}
+
+function Teams() {
+  const teams = useLoad('teams', () => get<Team[]>('/api/teams'));
+  return (
+    <section aria-labelledby="teams-heading">
+      <h2 id="teams-heading">Teams</h2>
+      <table class="results">
+        <thead><tr><th scope="col">Team</th><th scope="col">Group access</th></tr></thead>
+        <tbody>{(teams.data ?? []).map((t) => (
+          <tr key={t.id}><td>{t.name}</td><td>{t.group_access.map((a) => `${a.group_name}: ${a.access_category}`).join('; ')}</td></tr>
+        ))}</tbody>
+      </table>
+    </section>
+  );
+}
+
+function Groups() {
+  const groups = useLoad('groups', () => get<Group[]>('/api/group'));
+  const [codes, setCodes] = useState<Record<number, string>>({});
+  const show = (id: number) => get<{ install_code: string }>(`/api/v1/group/${id}/install_code`).then((r) => setCodes((c) => ({ ...c, [id]: r.install_code })));
+  return (
+    <section aria-labelledby="groups-heading">
+      <h2 id="groups-heading">Sensor groups</h2>
+      <table class="results">
+        <thead><tr><th scope="col">Group</th><th scope="col">Install code</th></tr></thead>
+        <tbody>{(groups.data ?? []).map((g) => (
+          <tr key={g.id}><td>{g.name}</td><td class="mono">{codes[g.id] ?? <button type="button" onClick={() => void show(g.id)}>Show install code of {g.name}</button>}</td></tr>
+        ))}</tbody>
+      </table>
+    </section>
+  );
+}
+
+function Bans() {
+  const bans = useLoad('bans', () => get<Ban[]>('/api/v1/banning/blacklist'));
+  const [failure, setFailure] = useState('');
+  const setEnabled = (b: Ban, enabled: boolean) => put(`/api/v1/banning/blacklist/${b.md5hash}`, { enabled }).then(bans.reload, (e: unknown) => setFailure(explain(e)));
+  return (
+    <section aria-labelledby="bans-heading">
+      <h2 id="bans-heading">Banned hashes</h2>
+      {failure && <p role="alert" class="error">{failure}</p>}
+      <table class="results">
+        <thead><tr><th scope="col">MD5</th><th scope="col">Note</th><th scope="col">Blocks</th><th scope="col">Last block</th><th scope="col">Enabled</th></tr></thead>
+        <tbody>{(bans.data ?? []).map((b) => (
+          <tr key={b.md5hash}>
+            <td class="mono">{b.md5hash}</td><td>{b.text ?? ''}</td><td>{count(Number(b.block_count))}</td><td>{b.last_block_time ? `${b.last_block_time} on ${b.last_block_hostname ?? '?'}` : ''}</td>
+            <td><input type="checkbox" aria-label={`Ban of ${b.md5hash} enabled`} checked={b.enabled} onChange={(e) => void setEnabled(b, e.currentTarget.checked)} /></td>
+          </tr>
+        ))}</tbody>
+      </table>
+    </section>
+  );
+}
+
+function Partitions() {
+  const partitions = useLoad('partitions', () => get<Record<string, Partition>>('/api/v1/storage/events/partition'));
+  return (
+    <section aria-labelledby="partitions-heading">
+      <h2 id="partitions-heading">Storage partitions</h2>
+      <table class="results">
+        <thead><tr><th scope="col">Partition</th><th scope="col">Status</th><th scope="col">Size</th><th scope="col">Documents</th><th scope="col">From</th><th scope="col">To</th></tr></thead>
+        <tbody>{Object.values(partitions.data ?? {}).map((p) => (
+          <tr key={p.name}><td>{p.name}</td><td>{p.status}</td><td>{megabytes(p.info.sizeInBytes)}</td><td>{count(p.info.numDocs)}</td><td>{when(p.info.startDate)}</td><td>{when(p.info.endDate)}</td></tr>
+        ))}</tbody>
+      </table>
+    </section>
+  );
+}
+
+export function AdminPage() {
+  return (
+    <div>
+      <h1>Administration</h1>
+      <Users />
+      <Teams />
+      <Groups />
+      <Bans />
+      <Partitions />
+    </div>
+  );
+}

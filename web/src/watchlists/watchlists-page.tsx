@@ -1,0 +1,46 @@
+/** Watchlists: their searches, hit counts and last hit, enabled or not; their hits one click away. */
+import { useState } from 'preact/hooks';
+import { get, put } from '../api.js';
+import { count } from '../format.js';
+import { href } from '../router.js';
+import { useLoad } from '../use-load.js';
+
+interface Watchlist {
+  id: string;
+  name: string;
+  search_query: string;
+  index_type: 'events' | 'modules';
+  enabled: boolean;
+  total_hits: string;
+  last_hit: string | null;
+  last_hit_count: number;
+}
+
+export function WatchlistsPage() {
+  const watchlists = useLoad('watchlists', () => get<Watchlist[]>('/api/v1/watchlist'));
+  const [failure, setFailure] = useState('');
+  const setEnabled = (w: Watchlist, enabled: boolean) =>
+    put(`/api/v1/watchlist/${w.id}`, { enabled }).then(() => { setFailure(''); watchlists.reload(); }, (e: unknown) => setFailure(e instanceof Error ? e.message : 'The change failed.'));
+  return (
+    <div>
+      <h1>Watchlists</h1>
+      {failure && <p role="alert" class="error">{failure}</p>}
+      <table class="results">
+        <thead><tr><th scope="col">Name</th><th scope="col">Query</th><th scope="col">Hits</th><th scope="col">Last hit</th><th scope="col">Enabled</th></tr></thead>
+        <tbody>
+          {(watchlists.data ?? []).map((w) => (
+            <tr key={w.id}>
+              <td>
+                <a href={href([w.index_type === 'modules' ? 'binaries' : 'search'], { q: `watchlist_${w.id}:*` })}>{w.name}</a>
+              </td>
+              <td class="mono">{new URLSearchParams(w.search_query).get('q') ?? w.search_query}</td>
+              <td>{count(Number(w.total_hits))}</td>
+              <td>{w.last_hit ?? 'never'}{w.last_hit ? ` (${count(w.last_hit_count)})` : ''}</td>
+              <td><input type="checkbox" aria-label={`${w.name} enabled`} checked={w.enabled} onChange={(e) => void setEnabled(w, e.currentTarget.checked)} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
