@@ -130,13 +130,6 @@ export interface Container {
   close(): Promise<void>;
 }
 
-/**
- * How long a scheduled job's lease lasts unrenewed: the longest another server waits to take over
- * the job of a server that died (ADR 0022). Renewed every third of it, so a pause of the event
- * loop up to 40 s does not lose it.
- */
-const JOB_LEASE_MS = 60_000;
-
 export async function createContainer(config: Config): Promise<Container> {
   const loosenedPaths = securePrivateDataDir(config.dataDir);
   const stores = config.databaseUrl === undefined ? await openSqliteStores(config) : await openPostgresStores(config);
@@ -146,7 +139,7 @@ export async function createContainer(config: Config): Promise<Container> {
     throw error;
   });
   const jobs = new LeasedJobs(new SqlJobLeasesStore(db), {
-    leaseMs: JOB_LEASE_MS,
+    leaseMs: config.jobLeaseSeconds * 1000,
     onError: (job, error) => process.emitWarning(`scheduled job ${job}: ${error instanceof Error ? error.message : String(error)}`),
   });
   const teamsStore = new SqlTeamsStore(db);
