@@ -112,9 +112,9 @@ async function sensorCall(server: Server, sensor: HttpSensor | undefined, path: 
 }
 
 /** One check-in on `server`, as the sensor's clock says now. */
-export async function checkinOn(server: Server, sensor: HttpSensor, body: Partial<CheckinBody> = {}): Promise<{ status: number; body: CheckinReply }> {
-  const { status, body: reply } = await sensorCall(server, sensor, '/sensor/v1/checkin', { sensor_time: Date.now(), ...body });
-  return { status, body: reply as CheckinReply };
+export async function checkinOn(server: Server, sensor: HttpSensor, body: Partial<CheckinBody> = {}): Promise<Omit<Answer, 'body'> & { body: CheckinReply }> {
+  const answered = await sensorCall(server, sensor, '/sensor/v1/checkin', { sensor_time: Date.now(), ...body });
+  return { ...answered, body: answered.body as CheckinReply };
 }
 
 /** One event batch uploaded to `server`. */
