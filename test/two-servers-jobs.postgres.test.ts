@@ -1,8 +1,9 @@
 /**
  * Issue 18 point 5, the jobs, with two whole `vigil serve` processes on one PostgreSQL database:
- * a watchlist matched at ingest on both servers tags and alerts each process once, a scheduled
- * feed synchronization runs on one server only, and when that server is killed in the middle of
- * it the other takes the job over once the lease (jobLeaseSeconds, 2 s here) runs out.
+ * a watchlist matched at ingest on both servers tags and alerts each process once, bulk alert
+ * changes asked of both servers at once both apply, a scheduled feed synchronization runs on one
+ * server only, and when that server is killed in the middle of it the other takes the job over
+ * once the lease (jobLeaseSeconds, 2 s here) runs out.
  */
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
@@ -37,7 +38,7 @@ describe('jobs of two vigil servers on one PostgreSQL database', () => {
     await cluster.close();
   });
 
-  it('a watchlist matched at ingest on both servers tags and alerts each process once', async () => {
+  it('a watchlist matched at ingest on both servers tags and alerts each process once; bulk alert changes on both apply once each', async () => {
     const created = await call(a, token, 'POST', '/api/v1/watchlist', { name: 'Shells', search_query: 'q=process_name:cmd.exe', index_type: 'events' });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const id = created.body.id as number;
@@ -58,6 +59,17 @@ describe('jobs of two vigil servers on one PostgreSQL database', () => {
     assert.deepEqual([settled.total_tags, settled.total_hits], [String(processes), String(processes)], JSON.stringify(settled));
     const alerts = await call(a, token, 'GET', `/api/v2/alert?q=${encodeURIComponent(`watchlist_id:${id}`)}&rows=100`);
     assert.equal(alerts.body.total_results, processes, 'one alert per process');
+
+    // Bulk changes asked of both servers at once each apply once, and neither undoes the other.
+    const query = `q=${encodeURIComponent(`watchlist_id:${id}`)}`;
+    const changes = await Promise.all([
+      call(a, token, 'POST', '/api/v1/alerts', { query, requested_status: 'In Progress' }),
+      call(b, token, 'POST', '/api/v1/alerts', { query, assigned_to: 'ann' }),
+    ]);
+    for (const change of changes) assert.deepEqual(change.body, { result: 'success' });
+    const changed = await call(b, token, 'GET', `/api/v2/alert?${query}&rows=100`);
+    const states = new Set((changed.body.results as { status: string; assigned_to: string }[]).map((alert) => `${alert.status}/${alert.assigned_to}`));
+    assert.deepEqual([...states], ['In Progress/ann']);
   });
 
   it('the scheduled feed synchronization runs on one server; killed during it, the other takes it over after the lease', async () => {
