@@ -75,4 +75,43 @@ describe('vigil serve when its PostgreSQL database goes away and comes back', ()
     assert.equal((await checkinOn(server, sensor)).status, 200);
     assert.equal((await search()).body.total_results, 2, 'the batch acknowledged before the outage and the retried one');
   });
+
+  it('keeps running through an outage in the middle of a stream of uploads, and stores every batch once', async () => {
+    const token = cluster.adminToken;
+    const streams = await Promise.all(['STREAM-1', 'STREAM-2', 'STREAM-3'].map(async (hostname) => ({
+      hostname, sensor: await registerSensor(server, token, { computer_name: hostname }), acknowledged: 0, refused: 0,
+    })));
+    let stop = false;
+    // A sensor's loop: each batch is sent until it is acknowledged, as the protocol asks.
+    const running = streams.map(async (stream) => {
+      for (let sequence = 1; !stop; ) {
+        const start = Date.now();
+        const events = Array.from({ length: 20 }, (_, i) => processEvents(sequence * 100 + i, start)).flat();
+        const answer = await uploadOn(server, stream.sensor, sequence, events);
+        if (answer.status === 200) {
+          stream.acknowledged = sequence++;
+          continue;
+        }
+        assertRetryLater(answer, `${stream.hostname} batch ${sequence}`);
+        stream.refused += 1;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    });
+    const allHave = (what: () => boolean) => pollUntil(async () => what(), (ok) => ok, 20_000, 20);
+    await allHave(() => streams.every((stream) => stream.acknowledged >= 2));
+    await onServer(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    await onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`);
+    await allHave(() => streams.every((stream) => stream.refused >= 2));
+    const before = streams.map((stream) => stream.acknowledged);
+    await onServer(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    await allHave(() => streams.every((stream, i) => stream.acknowledged >= before[i]! + 2));
+    stop = true;
+    await Promise.all(running);
+    assert.equal(server.child.exitCode, null, 'the server is still running');
+    for (const stream of streams) {
+      const found = await call(server, token, 'GET', `/api/v1/process?q=${encodeURIComponent(`hostname:${stream.hostname}`)}&rows=1`);
+      assert.equal(found.body.total_results, stream.acknowledged * 20, `${stream.hostname}: every acknowledged batch, once`);
+    }
+    console.log(`# batches acknowledged per sensor: ${streams.map((s) => s.acknowledged).join(', ')}; refused during the outage: ${streams.map((s) => s.refused).join(', ')}`);
+  });
 });
