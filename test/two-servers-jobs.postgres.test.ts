@@ -1,9 +1,9 @@
 /**
  * Issue 18 point 5, the jobs, with two whole `vigil serve` processes on one PostgreSQL database:
  * a watchlist matched at ingest on both servers tags and alerts each process once, bulk alert
- * changes asked of both servers at once both apply, a scheduled feed synchronization runs on one
- * server only, and when that server is killed in the middle of it the other takes the job over
- * once the lease (jobLeaseSeconds, 2 s here) runs out.
+ * changes asked of both servers at once apply as in one order, a scheduled feed synchronization
+ * runs on one server only, and when that server is killed in the middle of it the other takes the
+ * job over once the lease (jobLeaseSeconds, 2 s here) runs out.
  */
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
@@ -38,7 +38,7 @@ describe('jobs of two vigil servers on one PostgreSQL database', () => {
     await cluster.close();
   });
 
-  it('a watchlist matched at ingest on both servers tags and alerts each process once; bulk alert changes on both apply once each', async () => {
+  it('a watchlist matched at ingest on both servers tags and alerts each process once; bulk alert changes on both apply as in one order', async () => {
     const created = await call(a, token, 'POST', '/api/v1/watchlist', { name: 'Shells', search_query: 'q=process_name:cmd.exe', index_type: 'events' });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const id = created.body.id as number;
@@ -60,7 +60,9 @@ describe('jobs of two vigil servers on one PostgreSQL database', () => {
     const alerts = await call(a, token, 'GET', `/api/v2/alert?q=${encodeURIComponent(`watchlist_id:${id}`)}&rows=100`);
     assert.equal(alerts.body.total_results, processes, 'one alert per process');
 
-    // Bulk changes asked of both servers at once each apply once, and neither undoes the other.
+    // Bulk changes asked of both servers at once apply as if one ran after the other, to every
+    // alert alike. A status change without assigned_to assigns the alert to whoever changed it,
+    // so the order decides assigned_to; the status is kept either way.
     const query = `q=${encodeURIComponent(`watchlist_id:${id}`)}`;
     const changes = await Promise.all([
       call(a, token, 'POST', '/api/v1/alerts', { query, requested_status: 'In Progress' }),
@@ -69,7 +71,8 @@ describe('jobs of two vigil servers on one PostgreSQL database', () => {
     for (const change of changes) assert.deepEqual(change.body, { result: 'success' });
     const changed = await call(b, token, 'GET', `/api/v2/alert?${query}&rows=100`);
     const states = new Set((changed.body.results as { status: string; assigned_to: string }[]).map((alert) => `${alert.status}/${alert.assigned_to}`));
-    assert.deepEqual([...states], ['In Progress/ann']);
+    assert.equal(states.size, 1, `every alert alike: ${[...states].join(', ')}`);
+    assert.ok(['In Progress/ann', 'In Progress/admin'].includes([...states][0]!), `one order or the other: ${[...states][0]}`);
   });
 
   it('the scheduled feed synchronization runs on one server; killed during it, the other takes it over after the lease', async () => {
