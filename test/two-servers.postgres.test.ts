@@ -78,7 +78,7 @@ describe('two vigil servers on one PostgreSQL database', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     await checkinOn(b, sensor, { completed: [{ id: delivered.id, result: { status: 'complete', processes } }] });
     const done = await waiting;
-    console.log(`# A's waiting read woke ${Date.now() - started - 200} ms after B recorded the answer`);
+    console.log(`# A's waiting read woke ${Date.now() - started - 200} ms after the sensor began sending its answer to B`);
     assert.equal(done.body.status, 'complete');
     assert.deepEqual(done.body.processes, processes);
     assert.ok(Date.now() - started < 3_000, 'woken by the answer, not by the timeout');
