@@ -1,9 +1,10 @@
 /**
  * Issue 18 point 5, the jobs, with two whole `vigil serve` processes on one PostgreSQL database:
  * a watchlist matched at ingest on both servers tags and alerts each process once, bulk alert
- * changes asked of both servers at once apply as in one order, a scheduled feed synchronization
- * runs on one server only, and when that server is killed in the middle of it the other takes the
- * job over once the lease (jobLeaseSeconds, 2 s here) runs out.
+ * changes asked of both servers at once apply as in one order, a feed added on one server matches
+ * the other's ingest at once, a scheduled feed synchronization runs on one server only, and when
+ * that server is killed in the middle of it the other takes the job over once the lease
+ * (jobLeaseSeconds, 2 s here) runs out.
  */
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
@@ -73,6 +74,22 @@ describe('jobs of two vigil servers on one PostgreSQL database', () => {
     const states = new Set((changed.body.results as { status: string; assigned_to: string }[]).map((alert) => `${alert.status}/${alert.assigned_to}`));
     assert.equal(states.size, 1, `every alert alike: ${[...states].join(', ')}`);
     assert.ok(['In Progress/ann', 'In Progress/admin'].includes([...states][0]!), `one order or the other: ${[...states][0]}`);
+  });
+
+  it('the IOCs of a feed added on A match what B takes in at once', async () => {
+    feeds.serve(cbfeed('crossintel', [{ id: 'cross', title: 'Cross', iocs: { md5: [SHELL_MD5.toLowerCase()] } }]));
+    const created = await call(a, token, 'POST', '/api/v1/feed', { feed_url: feeds.url, enabled: true, validate_server_cert: false, use_proxy: false });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const sensor = await registerSensor(b, token, { computer_name: 'IOC-B' });
+    assert.equal((await uploadOn(b, sensor, 1, processEvents(9000, Date.now()))).status, 200);
+    const tagged = await pollUntil(
+      () => call(b, token, 'GET', `/api/v1/process?q=${encodeURIComponent('hostname:IOC-B')}&rows=1`),
+      (search) => search.body.results?.[0]?.alliance_score_crossintel === 50,
+      3_000, 100,
+    );
+    assert.ok(tagged.ok, `B's ingest matched the feed A synchronized: ${JSON.stringify(tagged.value.body.results)}`);
+    // The next test counts the downloads of one feed.
+    assert.equal((await call(a, token, 'DELETE', `/api/v1/feed/${created.body.id}`)).status, 200);
   });
 
   it('the scheduled feed synchronization runs on one server; killed during it, the other takes it over after the lease', async () => {
