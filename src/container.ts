@@ -135,13 +135,6 @@ export interface Container {
   close(): Promise<void>;
 }
 
-/**
- * How long a scheduled job's lease lasts unrenewed: the longest another server waits to take over
- * the job of a server that died (ADR 0022). Renewed every third of it, so a pause of the event
- * loop up to 40 s does not lose it.
- */
-const JOB_LEASE_MS = 60_000;
-
 export async function createContainer(config: Config): Promise<Container> {
   // A malformed channel URL stops the start before anything is opened.
   const notificationSettings = channelSettings(config);
@@ -153,7 +146,7 @@ export async function createContainer(config: Config): Promise<Container> {
     throw error;
   });
   const jobs = new LeasedJobs(new SqlJobLeasesStore(db), {
-    leaseMs: JOB_LEASE_MS,
+    leaseMs: config.jobLeaseSeconds * 1000,
     onError: (job, error) => process.emitWarning(`scheduled job ${job}: ${error instanceof Error ? error.message : String(error)}`),
   });
   const notifications = startNotifications(notificationSettings, config, db, jobs);

@@ -208,6 +208,11 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'How often rollover and retention are checked.',
     }),
+    jobLeaseSeconds: Type.Integer({
+      default: 60,
+      minimum: 1,
+      description: 'How long a scheduled job (watchlist passes, feed synchronization, rollover and retention) stays with the server running it without renewal: the longest the other servers on the database wait to take over the job of a server that died. Renewed every third of it, so an event-loop pause shorter than two thirds of it keeps the job (docs/adr/0022-jobs-across-servers.md).',
+    }),
     detectionMatcherEnabled: Type.Boolean({
       default: true,
       description: 'Run watchlists and feed IOCs against the data as it arrives and on schedule. Off, nothing is matched (hits are recorded only through the detection sink: a server kept for search alone, or tests of the sink).',

@@ -11,9 +11,9 @@ export interface Server {
   exited: Promise<number | null>;
 }
 
-/** Starts `vigil serve` on a free port and resolves once it logs where it listens. */
-export function startServer(args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args]);
+/** Starts `vigil serve` on a free port and resolves once it logs where it listens; `env` adds VIGIL_* settings. */
+export function startServer(args: string[], env: Record<string, string> = {}): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 /** The PostgreSQL dialect on a real server: what it settles so that stores written for SQLite run unchanged. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dropTestDatabase, freshTestDatabase } from '../../../test/support/postgres.js';
+import { dropTestDatabase, freshTestDatabase, onServer } from '../../../test/support/postgres.js';
 import { DatabaseUnavailable, ForeignKeyViolation, UniqueViolation } from '../errors.js';
 import { PostgresDatabase } from './postgres.js';
 
@@ -67,6 +67,36 @@ describe('PostgreSQL dialect', () => {
       await assert.rejects(unreachable.transaction((tx) => tx.get('SELECT 1')), DatabaseUnavailable);
     } finally {
       await unreachable.close();
+    }
+  });
+
+  it('answers DatabaseUnavailable while the database refuses connections and after its connections were ended', async () => {
+    const fresh = await freshTestDatabase('empty', async () => undefined);
+    const closing = PostgresDatabase.open(fresh.url, { poolSize: 1 });
+    try {
+      // Ended while a transaction holds it between statements: the connection reports the end as
+      // an 'error' event then, which must not bring the process down.
+      let resume = () => undefined as void;
+      let begun = () => undefined as void;
+      const cut = new Promise<void>((resolve) => (resume = resolve));
+      const holding = new Promise<void>((resolve) => (begun = resolve));
+      const interrupted = closing.transaction(async (tx) => {
+        await tx.get('SELECT 1');
+        begun();
+        await cut;
+        return tx.get('SELECT 1');
+      });
+      await holding;
+      await onServer(`ALTER DATABASE ${fresh.name} ALLOW_CONNECTIONS false`);
+      await onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${fresh.name}'`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      resume();
+      await assert.rejects(interrupted, DatabaseUnavailable, 'the transaction whose connection was ended');
+      await assert.rejects(closing.get('SELECT 1'), DatabaseUnavailable, 'a new connection refused');
+      await assert.rejects(closing.transaction((tx) => tx.get('SELECT 1')), DatabaseUnavailable);
+    } finally {
+      await closing.close();
+      await dropTestDatabase(fresh.name);
     }
   });
 });

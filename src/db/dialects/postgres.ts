@@ -51,11 +51,19 @@ function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Classes 08 (connection exception) and 57P (operator intervention: shutdown), and sockets refused or cut. */
+/** SQLSTATE object_not_in_prerequisite_state: among others, a database closed to connections. */
+const NOT_IN_PREREQUISITE_STATE = '55000';
+
+/**
+ * Classes 08 (connection exception), 53 (insufficient resources: too many connections, disk
+ * full) and 57P (operator intervention: shutdown, connections ended), a database closed to new
+ * connections (ALLOW_CONNECTIONS false, as during maintenance), and sockets refused or cut.
+ */
 function isUnreachable(error: unknown): boolean {
   const code = sqlState(error);
-  if (code === undefined) return error instanceof Error && /Connection terminated|connect ECONN|timeout exceeded when trying to connect/.test(error.message);
-  return code.startsWith('08') || code.startsWith('57P') || code === 'ECONNREFUSED' || code === 'ECONNRESET'
+  if (code === undefined) return error instanceof Error && /Connection terminated|connect ECONN|timeout exceeded when trying to connect|connection error and is not queryable/.test(error.message);
+  if (code === NOT_IN_PREREQUISITE_STATE) return error instanceof Error && /not currently accepting connections/.test(error.message);
+  return code.startsWith('08') || code.startsWith('53') || code.startsWith('57P') || code === 'ECONNREFUSED' || code === 'ECONNRESET'
     || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH';
 }
 
@@ -105,6 +113,10 @@ export class PostgresDatabase extends PostgresExecutor implements SqlDatabase {
     // An idle connection the server closed (a restart, a failover) is dropped from the pool and
     // replaced on the next checkout; without a listener it would crash the process.
     pool.on('error', () => undefined);
+    // The same end reaching a connection checked out between two statements (a transaction,
+    // an advisory lock, a COPY) is an 'error' event that the pool does not listen to then. Its
+    // holder learns of it from its next statement, and the pool drops it when it comes back.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     return new PostgresDatabase(pool);
   }
 
