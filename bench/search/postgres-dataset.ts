@@ -19,6 +19,8 @@ export interface DatasetServer {
   copyForRun(): Promise<string>;
   /** A new, empty dataset database, the old one dropped. */
   recreateDataset(): Promise<void>;
+  /** CPU seconds PostgreSQL's processes used so far; known for the embedded server only. */
+  cpuSeconds?: () => number;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function openDatasetServer(dir: string, databaseUrl: string | undef
         await db.exec(`CREATE DATABASE ${DATASET}`);
       });
     },
+    cpuSeconds: embedded ? () => embedded.cpuSeconds() : undefined,
     stop: async () => embedded?.stop(),
   };
 }

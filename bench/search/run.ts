@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createContainer } from '../../src/container.js';
+import { loadAverage } from '../support/proc.js';
 import { addWatchlistHits, copyDataset } from './dataset.js';
 import { DEFAULT_DIR, DEFAULT_POSTGRES_DIR, generate, type Manifest } from './generate.js';
 import { openDatasetServer } from './postgres-dataset.js';
@@ -50,7 +51,7 @@ const { values } = parseArgs({
 const dataset = { segments: Number(values.segments), sensors: 200, days: 14, batchSize: 5 };
 
 /** The run's copy of the dataset and the settings of an app on it. */
-async function openRunStore(): Promise<{ manifest: Manifest; runDir: string; databaseUrl?: string; close: () => Promise<void> }> {
+async function openRunStore(): Promise<{ manifest: Manifest; runDir: string; databaseUrl?: string; postgresCpu?: () => number; close: () => Promise<void> }> {
   if (values.store !== 'postgres') {
     const dir = values.dir ?? DEFAULT_DIR;
     const manifest = await generate(dir, dataset);
@@ -66,7 +67,7 @@ async function openRunStore(): Promise<{ manifest: Manifest; runDir: string; dat
   // Only the secret key lives here: the data is the database's.
   const runDir = mkdtempSync(join(tmpdir(), 'vigil-bench-search-run-'));
   return {
-    manifest, runDir, databaseUrl,
+    manifest, runDir, databaseUrl, postgresCpu: server.cpuSeconds,
     async close() {
       await server.stop();
       rmSync(runDir, { recursive: true, force: true });
@@ -163,6 +164,7 @@ function startNoiseProbe(): { stop: () => Promise<number> } {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+const loadBefore = loadAverage();
 const cold = new Map<string, number>();
 const totals = new Map<string, number>();
 for (const query of QUERIES) {
@@ -185,10 +187,15 @@ const probing = (async () => {
 })();
 await sleep(2_000); // ingest under way before the timings start
 
+// Where the timed queries' time goes: this process (app, search workers, the probe) and PostgreSQL.
+const cpuBefore = { app: process.cpuUsage(), postgres: runStore.postgresCpu?.(), wallMs: performance.now() };
 const samples = new Map<string, number[]>(QUERIES.map((q) => [q.name, []]));
 for (let i = 0; i < Number(values.iterations); i++) {
   for (const query of QUERIES) samples.get(query.name)!.push((await timed(queryPath(query.params))).ms);
 }
+const appCpu = process.cpuUsage(cpuBefore.app);
+const timedWallS = (performance.now() - cpuBefore.wallMs) / 1000;
+const postgresCpu = cpuBefore.postgres === undefined ? undefined : runStore.postgresCpu!() - cpuBefore.postgres;
 stall.disable();
 stop.abort();
 const [ingestRate, machineStall] = await Promise.all([ingest.stop(), noise.stop(), probing]);
@@ -207,6 +214,8 @@ console.log(JSON.stringify({
   event_loop_max_stall_ms: round(stall.max / 1e6), event_loop_p99_ms: round(stall.percentile(99) / 1e6),
   idle_process_max_stall_ms: round(machineStall),
   info_probe_max_ms: round(probeMax), ingest_events_per_s: Math.round(ingestRate),
+  timed_cpu_s: { wall: round(timedWallS), app: round((appCpu.user + appCpu.system) / 1e6), postgres: postgresCpu === undefined ? undefined : round(postgresCpu) },
+  load_average: [loadBefore, loadAverage()],
 }));
 
 await app.close();
