@@ -233,6 +233,30 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'How long a feed download may take, start to end, before it is abandoned.',
     }),
+    forwarderEnabled: Type.Boolean({
+      default: true,
+      description: 'Run the event forwarder\'s outputs (configured at /api/v1/forwarder/outputs, docs/forwarder.md). Off, outputs can be configured but nothing is sent from this server.',
+    }),
+    forwarderPollMs: Type.Integer({
+      default: 1000,
+      minimum: 50,
+      description: 'How often each forwarder output looks for records after its cursor, when it has caught up.',
+    }),
+    forwarderBatchSize: Type.Integer({
+      default: 500,
+      minimum: 1,
+      maximum: 100000,
+      description: 'Most records (raw events: event chunks) one forwarder delivery carries; a restart repeats at most one batch.',
+    }),
+    forwarderCommitHorizonMs: Type.Integer({
+      default: 5000,
+      minimum: 0,
+      description: 'How far behind now the forwarder reads: records are forwarded once their server time is at least this old, so that a transaction committing late (several servers on PostgreSQL) is never skipped (docs/adr/0024-forwarder-cursors.md).',
+    }),
+    forwarderServerName: Type.String({
+      default: '',
+      description: 'The cb_server and server_name of forwarded records (cb-event-forwarder\'s server_name); empty: the host name.',
+    }),
   },
   { additionalProperties: false },
 );

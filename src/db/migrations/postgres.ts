@@ -5,6 +5,7 @@
  */
 import { coreSchema } from './postgres/001-core.js';
 import { EVENTS_MIGRATION } from './postgres/002-events.js';
+import { FORWARDER_MIGRATION } from './postgres/005-forwarder.js';
 import type { Migration } from './types.js';
 
-export const postgresMigrations: readonly Migration[] = [coreSchema, EVENTS_MIGRATION];
+export const postgresMigrations: readonly Migration[] = [coreSchema, EVENTS_MIGRATION, FORWARDER_MIGRATION];

@@ -1,0 +1,113 @@
+/**
+ * Raw sensor events for the forwarder: the event chunks the writer committed, in the order of
+ * when it wrote them (written_ms, then segment row and chunk number), decoded and laid out as
+ * cb-event-forwarder's ingress.event.* records. The key and its horizon are those of every
+ * source (forwarder-sources.ts). Each database keeps chunk bytes its own way, so the wiring gives
+ * the loader: SQLite's chunk files, PostgreSQL's deflated rows.
+ */
+import { inflateRawSync } from 'node:zlib';
+import type { SqlDatabase, SqlValue } from '../../db/database.js';
+import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
+import { decodeChunk } from '../../ingest/event-codec.js';
+import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { ChunkFileReader } from '../processes/chunk-files.sqlite.js';
+import { rawEventRecord, type RecordOrigin } from './forwarder-records.js';
+import type { ForwardSource, Position, SourceBatch } from './forwarder-sources.js';
+
+export interface ChunkRef {
+  written_ms: number;
+  segment_row: number;
+  chunk: number;
+  segment_id: number;
+  sensor_id: number;
+  pid: number;
+  start_ms: number;
+  hostname: string;
+  path: string;
+  md5: string;
+}
+
+/** Where one database keeps chunk bytes: the columns that locate them and how to read them. */
+export interface ChunkLoader<Ref extends ChunkRef> {
+  table: string;
+  locator: string;
+  /** Joins a chunk's segment to its process. */
+  joins: string;
+  load(refs: readonly Ref[]): (string | Buffer | undefined)[];
+}
+
+export function sqliteChunkLoader(db: SqliteDatabase): ChunkLoader<ChunkRef & { file_id: number; byte_offset: number; byte_length: number }> {
+  return {
+    table: 'segment_chunks',
+    locator: 'c.file_id, c.byte_offset, c.byte_length',
+    joins: 'JOIN segments s ON s.id = c.segment_row JOIN processes p ON p.id = s.process_id',
+    load(refs) {
+      // A few reads from the page cache per batch, on the request thread as the detail store does.
+      const files = new ChunkFileReader(db.connection.name);
+      try {
+        return refs.map((ref) => files.read(ref.file_id, ref.byte_offset, ref.byte_length));
+      } finally {
+        files.close();
+      }
+    },
+  };
+}
+
+export function postgresChunkLoader(): ChunkLoader<ChunkRef & { data: Buffer }> {
+  return {
+    table: 'event_chunks',
+    locator: 'c.data',
+    joins: `JOIN segments s ON s.id = c.segment_row AND s.sensor_id = c.sensor_id AND s.segment_id = c.segment_id
+      JOIN processes p ON p.id = s.process_id AND p.sensor_id = s.sensor_id`,
+    load: (refs) => refs.map((ref) => inflateRawSync(ref.data)),
+  };
+}
+
+/** Raw events of the listed Vigil event types (all when `types` is undefined). */
+export class RawEventSource<Ref extends ChunkRef> implements ForwardSource {
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly loader: ChunkLoader<Ref>,
+    private readonly origin: RecordOrigin,
+    private readonly types?: ReadonlySet<SensorEvent['type']>,
+  ) {}
+
+  /** The same source keeping only events of these types. */
+  only(types: ReadonlySet<SensorEvent['type']> | undefined): RawEventSource<Ref> {
+    return new RawEventSource(this.db, this.loader, this.origin, types);
+  }
+
+  start(fromMs: number): Position {
+    return [fromMs, -1, -1];
+  }
+
+  /** `limit` counts chunks: a chunk holds one process's events of one ingest commit. */
+  async read(after: Position, untilMs: number, limit: number): Promise<SourceBatch | undefined> {
+    const { table, locator, joins } = this.loader;
+    const refs = await this.db.all<Ref>(
+      `SELECT c.written_ms, c.segment_row, c.chunk, s.segment_id, p.sensor_id, p.pid, p.start_ms, p.hostname, p.path, p.md5, ${locator}
+       FROM ${table} c ${joins}
+       WHERE c.written_ms IS NOT NULL AND (c.written_ms, c.segment_row, c.chunk) > (?, ?, ?) AND c.written_ms <= ?
+       ORDER BY c.written_ms, c.segment_row, c.chunk LIMIT ?`,
+      [...(after as SqlValue[]), untilMs, limit],
+    );
+    if (refs.length === 0) return undefined;
+    const data = this.loader.load(refs);
+    const records = refs.flatMap((ref, i) => {
+      const chunk = data[i];
+      // A chunk whose bytes are gone (its partition deleted meanwhile) has nothing left to send.
+      if (chunk === undefined) return [];
+      const process = { sensorId: ref.sensor_id, pid: ref.pid, startMs: ref.start_ms, hostname: ref.hostname, path: ref.path, md5: ref.md5, segmentId: ref.segment_id };
+      return decodeChunk(chunk, ref.pid, ref.start_ms)
+        .filter((event) => this.types === undefined || this.types.has(event.type))
+        .map((event) => rawEventRecord(event, process, this.origin));
+    });
+    const last = refs.at(-1)!;
+    return { records, last: [last.written_ms, last.segment_row, last.chunk] };
+  }
+
+  async newestMs(): Promise<number | null> {
+    const row = await this.db.get<{ newest: number | null }>(`SELECT MAX(written_ms) AS newest FROM ${this.loader.table}`);
+    return row?.newest ?? null;
+  }
+}
