@@ -280,6 +280,7 @@ function buildForwarder(config: Config, db: SqlDatabase, stores: DatabaseStores,
       pollMs: config.forwarderPollMs,
       batchSize: config.forwarderBatchSize,
       horizonMs: config.forwarderCommitHorizonMs,
+      maxBusyShare: config.forwarderMaxBusyShare,
       onError: (output, error) => process.emitWarning(`forwarder output ${output}: ${error instanceof Error ? error.message : String(error)}`),
     })
     : undefined;

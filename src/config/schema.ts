@@ -253,6 +253,12 @@ export const ConfigSchema = Type.Object(
       minimum: 0,
       description: 'How far behind now the forwarder reads: records are forwarded once their server time is at least this old, so that a transaction committing late (several servers on PostgreSQL) is never skipped (docs/adr/0024-forwarder-cursors.md).',
     }),
+    forwarderMaxBusyShare: Type.Number({
+      default: 0.2,
+      minimum: 0.01,
+      maximum: 1,
+      description: 'The most of its time each forwarder output spends delivering while it is behind: it rests between batches so that forwarding leaves ingest the rest (1: no rest). An output that cannot keep up at this share falls behind and catches up when ingest slows; its status shows the lag.',
+    }),
     forwarderServerName: Type.String({
       default: '',
       description: 'The cb_server and server_name of forwarded records (cb-event-forwarder\'s server_name); empty: the host name.',

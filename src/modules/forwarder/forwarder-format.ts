@@ -10,8 +10,16 @@ export type ForwardFormat = 'json' | 'leef';
 /** A record as cb-event-forwarder emits it: flat keys, `type` naming its bus routing key. */
 export type ForwardRecord = Record<string, unknown>;
 
+/** Text already made for a record, per format: outputs that share records (forwarder-raw.ts) encode each once. */
+const encoded = { json: new WeakMap<ForwardRecord, string>(), leef: new WeakMap<ForwardRecord, string>() };
+
 export function encodeRecord(record: ForwardRecord, format: ForwardFormat): string {
-  return format === 'json' ? JSON.stringify(record) : encodeLeef(record);
+  let text = encoded[format].get(record);
+  if (text === undefined) {
+    text = format === 'json' ? JSON.stringify(record) : encodeLeef(record);
+    encoded[format].set(record, text);
+  }
+  return text;
 }
 
 const LEEF_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '=': '\\=' };

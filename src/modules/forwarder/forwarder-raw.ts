@@ -11,7 +11,9 @@ import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { decodeChunk } from '../../ingest/event-codec.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { ChunkFileReader } from '../processes/chunk-files.sqlite.js';
-import { rawEventRecord, type RecordOrigin } from './forwarder-records.js';
+import { processId } from '../../domain/process-id.js';
+import type { ForwardRecord } from './forwarder-format.js';
+import { RAW_EVENT_NAMES, rawEventRecord, type RecordOrigin } from './forwarder-records.js';
 import type { ForwardSource, Position, SourceBatch } from './forwarder-sources.js';
 
 export interface ChunkRef {
@@ -63,18 +65,45 @@ export function postgresChunkLoader(): ChunkLoader<ChunkRef & { data: Buffer }> 
   };
 }
 
+/**
+ * The records of recently read chunks, shared by every output of this server: outputs that keep
+ * pace read the same chunks within moments, and decoding and laying out an event costs more than
+ * delivering it. JSON text is shared too (forwarder-format.ts keeps it per record).
+ */
+class RecentChunks {
+  private readonly records = new Map<string, ForwardRecord[]>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): ForwardRecord[] | undefined {
+    return this.records.get(key);
+  }
+
+  set(key: string, records: ForwardRecord[]): void {
+    if (this.records.size >= this.capacity) this.records.delete(this.records.keys().next().value!);
+    this.records.set(key, records);
+  }
+}
+
+const RECENT_CHUNKS = 4096;
+
 /** Raw events of the listed Vigil event types (all when `types` is undefined). */
 export class RawEventSource<Ref extends ChunkRef> implements ForwardSource {
+  private readonly names: ReadonlySet<string> | undefined;
+
   constructor(
     private readonly db: SqlDatabase,
     private readonly loader: ChunkLoader<Ref>,
     private readonly origin: RecordOrigin,
     private readonly types?: ReadonlySet<SensorEvent['type']>,
-  ) {}
+    private readonly recent = new RecentChunks(RECENT_CHUNKS),
+  ) {
+    this.names = types === undefined ? undefined : new Set([...types].map((type) => RAW_EVENT_NAMES[type]));
+  }
 
   /** The same source keeping only events of these types. */
   only(types: ReadonlySet<SensorEvent['type']> | undefined): RawEventSource<Ref> {
-    return new RawEventSource(this.db, this.loader, this.origin, types);
+    return new RawEventSource(this.db, this.loader, this.origin, types, this.recent);
   }
 
   start(fromMs: number): Position {
@@ -92,18 +121,26 @@ export class RawEventSource<Ref extends ChunkRef> implements ForwardSource {
       [...(after as SqlValue[]), untilMs, limit],
     );
     if (refs.length === 0) return undefined;
-    const data = this.loader.load(refs);
-    const records = refs.flatMap((ref, i) => {
-      const chunk = data[i];
-      // A chunk whose bytes are gone (its partition deleted meanwhile) has nothing left to send.
-      if (chunk === undefined) return [];
-      const process = { sensorId: ref.sensor_id, pid: ref.pid, startMs: ref.start_ms, hostname: ref.hostname, path: ref.path, md5: ref.md5, segmentId: ref.segment_id };
-      return decodeChunk(chunk, ref.pid, ref.start_ms)
-        .filter((event) => this.types === undefined || this.types.has(event.type))
-        .map((event) => rawEventRecord(event, process, this.origin));
-    });
+    const keys = refs.map((ref) => `${ref.sensor_id}:${ref.segment_row}:${ref.chunk}`);
+    const missing = refs.filter((_, i) => this.recent.get(keys[i]!) === undefined);
+    const data = this.loader.load(missing);
+    missing.forEach((ref, i) => this.recent.set(`${ref.sensor_id}:${ref.segment_row}:${ref.chunk}`, this.recordsOf(ref, data[i])));
+    const records: ForwardRecord[] = [];
+    for (const key of keys) {
+      for (const record of this.recent.get(key) ?? []) {
+        if (this.names === undefined || this.names.has(record.event_type as string)) records.push(record);
+      }
+    }
     const last = refs.at(-1)!;
     return { records, last: [last.written_ms, last.segment_row, last.chunk] };
+  }
+
+  private recordsOf(ref: Ref, chunk: string | Buffer | undefined): ForwardRecord[] {
+    // A chunk whose bytes are gone (its partition deleted meanwhile) has nothing left to send.
+    if (chunk === undefined) return [];
+    const process = { sensorId: ref.sensor_id, pid: ref.pid, startMs: ref.start_ms, hostname: ref.hostname, path: ref.path, md5: ref.md5, segmentId: ref.segment_id };
+    const guid = processId(process);
+    return decodeChunk(chunk, ref.pid, ref.start_ms).map((event) => rawEventRecord(event, process, guid, this.origin));
   }
 
   async newestMs(): Promise<number | null> {

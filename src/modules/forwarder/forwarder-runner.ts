@@ -6,6 +6,7 @@
  * minute and another takes the output over from its cursors. Reading committed records after
  * the fact, the forwarder never holds up ingest (docs/adr/0024-forwarder-cursors.md).
  */
+import { performance } from 'node:perf_hooks';
 import type { JobScheduler, ScheduledJob } from '../../jobs/leased-jobs.js';
 import type { ForwarderStore, OutputRecord } from './forwarder.store.js';
 import { buildOutput, eventsOf, outputSources, type SourceSet } from './forwarder-outputs.js';
@@ -16,6 +17,11 @@ export interface ForwarderRunnerOptions {
   pollMs: number;
   batchSize: number;
   horizonMs: number;
+  /**
+   * The most of its time a running output spends delivering while it is behind (0–1): after each
+   * batch it rests so long that its batches take at most this share, leaving the rest to ingest.
+   */
+  maxBusyShare: number;
   now?: () => number;
   onError?: (output: string, error: unknown) => void;
 }
@@ -118,6 +124,7 @@ export class ForwarderRunner {
     for (const [name, source] of sources) {
       for (let i = 0; i < BATCHES_PER_TURN && !this.stopped; i++) {
         const after = cursors.get(name) ?? source.start(record.createdMs);
+        const began = performance.now();
         const batch = await source.read(after, this.now() - this.options.horizonMs, this.options.batchSize);
         if (batch === undefined) break;
         readAny = true;
@@ -131,9 +138,16 @@ export class ForwarderRunner {
         }
         await this.store.advance(record.id, name, batch.last, batch.records.length, this.now());
         cursors.set(name, batch.last);
+        await this.rest(performance.now() - began);
       }
     }
     return readAny;
+  }
+
+  /** After a batch that took `busyMs`: the pause that keeps this output within its busy share. */
+  private async rest(busyMs: number): Promise<void> {
+    const share = this.options.maxBusyShare;
+    if (share < 1) await this.sleep(busyMs * (1 / share - 1));
   }
 
   private sleep(ms: number): Promise<void> {

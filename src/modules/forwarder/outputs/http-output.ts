@@ -48,14 +48,18 @@ export class HttpOutput implements ForwardOutput {
   private body(records: readonly ForwardRecord[]): { body: string; contentType: string } {
     if (this.settings.splunkToken !== undefined) {
       const sourcetype = this.settings.sourcetype ?? (this.format === 'json' ? 'bit9:carbonblack:json' : 'bit9:carbonblack:leef');
-      const body = records.map((record) => JSON.stringify({
-        time: typeof record.timestamp === 'number' ? record.timestamp : undefined,
-        host: this.host, source: 'vigil', sourcetype,
-        event: this.format === 'json' ? record : encodeRecord(record, 'leef'),
-      })).join('\n');
+      // Envelopes are joined as text around each record's JSON, which outputs share (encodeRecord).
+      const head = `"host":${JSON.stringify(this.host)},"source":"vigil","sourcetype":${JSON.stringify(sourcetype)},"event":`;
+      const body = records.map((record) => {
+        const time = typeof record.timestamp === 'number' ? `"time":${record.timestamp},` : '';
+        const event = this.format === 'json' ? encodeRecord(record, 'json') : JSON.stringify(encodeRecord(record, 'leef'));
+        return `{${time}${head}${event}}`;
+      }).join('\n');
       return { body, contentType: 'application/json' };
     }
-    if (this.format === 'json') return { body: JSON.stringify({ service: 'carbonblack', alerts: records }), contentType: 'application/json' };
+    if (this.format === 'json') {
+      return { body: `{"service":"carbonblack","alerts":[${records.map((record) => encodeRecord(record, 'json')).join(',')}]}`, contentType: 'application/json' };
+    }
     return { body: records.map((record) => encodeRecord(record, 'leef')).join('\n') + '\n', contentType: 'text/plain; charset=utf-8' };
   }
 
