@@ -3,6 +3,8 @@
  * down for a while, a TLS syslog listener, and the checks that refuse bad outputs.
  */
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
 import { closedPort } from '../../../test/support/closed-port.js';
@@ -10,6 +12,7 @@ import {
   eventually, startHecReceiver, startSyslogListener, testCertificate, type HecReceiver,
 } from '../../../test/support/forward-receivers.js';
 import { processEvents, registerSensor, uploadEvents, type TestSensor } from '../../../test/support/sensors.js';
+import { tempDir } from '../../../test/support/temp.js';
 
 const FAST = { forwarderPollMs: 50, forwarderCommitHorizonMs: 0, forwarderBatchSize: 1 };
 const TOKEN = '8a3c7e2f-hec-token';
@@ -146,5 +149,32 @@ describe('forwarder outputs', () => {
     } finally {
       await listener.close();
     }
+  });
+  it('forwards watchlist hits and their alerts, with the process document as cb-event-forwarder wrote it', async () => {
+    const dir = tempDir('vigil-forward-hits-');
+    const path = join(dir, 'hits.json');
+    const created = await api('POST', '/api/v1/forwarder/outputs', { name: 'hits', type: 'file', path, events_watchlist: true, events_alert: true });
+    assert.equal(created.statusCode, 200, created.body);
+    const watchlist = await api('POST', '/api/v1/watchlist', { name: 'Whoami', search_query: 'q=process_name:cmd.exe', index_type: 'events' });
+    assert.equal(watchlist.statusCode, 200, watchlist.body);
+    const { id } = watchlist.json() as { id: number };
+    const alerting = await api('PUT', `/api/v1/watchlist/${id}/action_type/3`, { enabled: true });
+    assert.equal(alerting.statusCode, 200, alerting.body);
+    await ingestProcess(7100);
+    const lines = () => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>) : []);
+    await eventually(() => lines().some((l) => l.type === 'watchlist.hit.process') && lines().some((l) => String(l.type).startsWith('alert.')), 'a watchlist hit and its alert');
+    const hit = lines().find((l) => l.type === 'watchlist.hit.process')!;
+    assert.equal(hit.watchlist_name, 'Whoami');
+    const doc = (hit.docs as Record<string, unknown>[])[0]!;
+    assert.equal(doc.process_name, 'cmd.exe');
+    assert.equal(doc.process_pid, 7100);
+    assert.equal(doc.sensor_id, sensor.id);
+    assert.equal(doc.process_md5, 'AD7B9C14083B52BC532FBA5948342B98');
+    const alert = lines().find((l) => String(l.type).startsWith('alert.'))!;
+    assert.equal(alert.type, 'alert.watchlist.hit.query.process');
+    assert.equal(alert.watchlist_name, 'Whoami');
+    assert.equal(alert.process_name, 'cmd.exe');
+    await api('DELETE', `/api/v1/forwarder/outputs/${(created.json() as { id: number }).id}`);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -12,6 +12,8 @@ import { hostname } from 'node:os';
 import { encodeRecord, type ForwardFormat, type ForwardRecord } from '../forwarder-format.js';
 import { DeliveryError, type ForwardOutput } from './output.js';
 
+const RECORDS_PER_REQUEST = 1000;
+
 export interface HttpOutputSettings {
   url: string;
   splunkToken?: string | undefined;
@@ -35,10 +37,14 @@ export class HttpOutput implements ForwardOutput {
   }
 
   async send(records: readonly ForwardRecord[]): Promise<void> {
-    const { body, contentType } = this.body(records);
-    const headers: Record<string, string> = { ...this.settings.headers, 'content-type': contentType };
-    if (this.settings.splunkToken !== undefined) headers.authorization = `Splunk ${this.settings.splunkToken}`;
-    await this.post(body, headers);
+    // A batch of raw events can hold tens of thousands: receivers limit a request's size (HEC's
+    // max_content_length), so it goes in requests of at most RECORDS_PER_REQUEST.
+    for (let start = 0; start < records.length; start += RECORDS_PER_REQUEST) {
+      const { body, contentType } = this.body(records.slice(start, start + RECORDS_PER_REQUEST));
+      const headers: Record<string, string> = { ...this.settings.headers, 'content-type': contentType };
+      if (this.settings.splunkToken !== undefined) headers.authorization = `Splunk ${this.settings.splunkToken}`;
+      await this.post(body, headers);
+    }
   }
 
   async close(): Promise<void> {
