@@ -117,7 +117,8 @@ export class SqlDetectionStore implements DetectionStore {
         const [table, searched] = advance.owner === 'watchlist' ? ['watchlists', ', search_ms = ?'] : ['threat_reports', ''];
         const params = advance.owner === 'watchlist' ? [advance.to, ranAtMs] : [advance.to];
         const changed = await tx.run(
-          `UPDATE ${table} SET match_cursor = ?${searched} WHERE id = ? AND (match_cursor = ? OR (match_cursor IS NULL AND ? IS NULL))`,
+          // The cast types the parameter: PostgreSQL cannot tell the type of a bare `? IS NULL`.
+          `UPDATE ${table} SET match_cursor = ?${searched} WHERE id = ? AND (match_cursor = ? OR (match_cursor IS NULL AND CAST(? AS TEXT) IS NULL))`,
           [...params, advance.id, advance.from, advance.from],
         );
         if (changed.changes > 0) done.push(advance);

@@ -80,10 +80,13 @@ const PROCESS_COLUMNS = `s.segment_id, s.last_update_ms, s.modload_count, s.file
   s.childproc_count, s.crossproc_count, p.sensor_id, p.pid, p.start_ms, p.hostname, p.host_type, p.os_type, p.path,
   p.process_name, p.cmdline, p.username, p.md5, p.parent_pid, p.parent_name, p.parent_md5, g.name AS group_name`;
 
-/** Joins a hit's segment to its process; PostgreSQL's event rows are keyed by sensor too. */
+/**
+ * Joins a hit's segment to its process. Segment rows are unique on both databases; PostgreSQL's
+ * process rows are keyed by sensor too (a hit's own sensor_id there is not always filled in).
+ */
 function processJoins(db: SqlDatabase): string {
   const bySensor = db.dialect === 'postgres';
-  return `JOIN segments s ON s.id = h.segment_row${bySensor ? ' AND s.sensor_id = h.sensor_id' : ''}
+  return `JOIN segments s ON s.id = h.segment_row
     JOIN processes p ON p.id = s.process_id${bySensor ? ' AND p.sensor_id = s.sensor_id' : ''}
     LEFT JOIN sensor_groups g ON g.id = p.group_id`;
 }

@@ -6,11 +6,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { as, createUser, startTestApp, testStore, type TestApp } from '../../../test/support/app.js';
+import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
 import { closedPort } from '../../../test/support/closed-port.js';
 import {
   eventually, startHecReceiver, startSyslogListener, testCertificate, type HecReceiver,
 } from '../../../test/support/forward-receivers.js';
+import { storedSegments } from '../../../test/support/processes.js';
 import { processEvents, registerSensor, uploadEvents, type TestSensor } from '../../../test/support/sensors.js';
 import { tempDir } from '../../../test/support/temp.js';
 
@@ -150,10 +151,7 @@ describe('forwarder outputs', () => {
       await listener.close();
     }
   });
-  // On PostgreSQL the detection matcher's run fails here ("could not determine data type of
-  // parameter $5", src/detect/match.postgres.ts) and records no hit: a matcher fault, reported, not the forwarder's.
-  const matcherFault = testStore() === 'postgres' && 'the PostgreSQL matcher records no hit in this scenario (see above)';
-  it('forwards watchlist hits and their alerts, with the process document as cb-event-forwarder wrote it', { skip: matcherFault }, async () => {
+  it('forwards watchlist hits and their alerts, with the process document as cb-event-forwarder wrote it', async () => {
     const dir = tempDir('vigil-forward-hits-');
     const path = join(dir, 'hits.json');
     const created = await api('POST', '/api/v1/forwarder/outputs', { name: 'hits', type: 'file', path, events_watchlist: true, events_alert: true });
@@ -164,6 +162,9 @@ describe('forwarder outputs', () => {
     const alerting = await api('PUT', `/api/v1/watchlist/${id}/action_type/3`, { enabled: true });
     assert.equal(alerting.statusCode, 200, alerting.body);
     await ingestProcess(7100);
+    // The detection sink records the hit as the matcher would: this test is about forwarding it.
+    const segments = (await storedSegments(test, sensor.id, 7100)).map((segment) => segment.segmentRow);
+    await test.container.services.detection.watchlistRan({ watchlistId: id, ranAtMs: Date.now(), segments });
     const lines = () => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>) : []);
     await eventually(() => lines().some((l) => l.type === 'watchlist.hit.process') && lines().some((l) => String(l.type).startsWith('alert.')), 'a watchlist hit and its alert');
     const hit = lines().find((l) => l.type === 'watchlist.hit.process')!;
