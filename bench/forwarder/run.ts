@@ -12,11 +12,11 @@
  * two cores it shares with the server and the simulator.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { request } from 'node:https';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -61,14 +61,13 @@ function api(url: string, token: string, ca: Buffer, method: string, path: strin
   });
 }
 
-async function countLines(path: string): Promise<number> {
+/** Lines in the output file and the files it rotated to. */
+async function countLines(dir: string): Promise<number> {
   let lines = 0;
-  try {
-    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    for await (const chunk of createReadStream(join(dir, name)) as AsyncIterable<Buffer>) {
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
     }
-  } catch {
-    return 0;
   }
   return lines;
 }
@@ -111,7 +110,7 @@ async function run(forwarding: boolean): Promise<Record<string, unknown>> {
     }));
     return {
       forwarding, ...summary, load_average_at_start: load.map((l) => Math.round(l * 100) / 100), load_average_at_end: loadavg().map((l) => Math.round(l * 100) / 100),
-      outputs: lag, file_lines_at_end: forwarding ? await countLines(file) : 0, hec_events_at_end: forwarding ? hec.count() : 0,
+      outputs: lag, file_lines_at_end: forwarding ? await countLines(dirname(file)) : 0, hec_events_at_end: forwarding ? hec.count() : 0,
     };
   } finally {
     server.kill('SIGTERM');
