@@ -31,7 +31,8 @@ import {
   PooledProcessSearchStore,
 } from './sqlite-read-stores.js';
 import type { DatabaseStores } from './stores.js';
-import { RawEventSource, sqliteChunkLoader } from '../modules/forwarder/forwarder-raw.js';
+import { RawEventSource } from '../modules/forwarder/forwarder-raw.js';
+import { sqliteChunkLoader } from '../modules/forwarder/forwarder-raw.sqlite.js';
 
 export async function openSqliteStores(config: Config): Promise<DatabaseStores> {
   const db = await openDatabase(config);

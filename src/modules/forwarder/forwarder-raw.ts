@@ -3,14 +3,12 @@
  * when it wrote them (written_ms, then segment row and chunk number), decoded and laid out as
  * cb-event-forwarder's ingress.event.* records. The key and its horizon are those of every
  * source (forwarder-sources.ts). Each database keeps chunk bytes its own way, so the wiring gives
- * the loader: SQLite's chunk files, PostgreSQL's deflated rows.
+ * the loader: SQLite's chunk files (forwarder-raw.sqlite.ts), PostgreSQL's deflated rows
+ * (forwarder-raw.postgres.ts).
  */
-import { inflateRawSync } from 'node:zlib';
 import type { SqlDatabase, SqlValue } from '../../db/database.js';
-import type { SqliteDatabase } from '../../db/dialects/sqlite.js';
 import { decodeChunk } from '../../ingest/event-codec.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import { ChunkFileReader } from '../processes/chunk-files.sqlite.js';
 import { processId } from '../../domain/process-id.js';
 import type { ForwardRecord } from './forwarder-format.js';
 import { RAW_EVENT_NAMES, rawEventRecord, type RecordOrigin } from './forwarder-records.js';
@@ -36,33 +34,6 @@ export interface ChunkLoader<Ref extends ChunkRef> {
   /** Joins a chunk's segment to its process. */
   joins: string;
   load(refs: readonly Ref[]): (string | Buffer | undefined)[];
-}
-
-export function sqliteChunkLoader(db: SqliteDatabase): ChunkLoader<ChunkRef & { file_id: number; byte_offset: number; byte_length: number }> {
-  return {
-    table: 'segment_chunks',
-    locator: 'c.file_id, c.byte_offset, c.byte_length',
-    joins: 'JOIN segments s ON s.id = c.segment_row JOIN processes p ON p.id = s.process_id',
-    load(refs) {
-      // A few reads from the page cache per batch, on the request thread as the detail store does.
-      const files = new ChunkFileReader(db.connection.name);
-      try {
-        return refs.map((ref) => files.read(ref.file_id, ref.byte_offset, ref.byte_length));
-      } finally {
-        files.close();
-      }
-    },
-  };
-}
-
-export function postgresChunkLoader(): ChunkLoader<ChunkRef & { data: Buffer }> {
-  return {
-    table: 'event_chunks',
-    locator: 'c.data',
-    joins: `JOIN segments s ON s.id = c.segment_row AND s.sensor_id = c.sensor_id AND s.segment_id = c.segment_id
-      JOIN processes p ON p.id = s.process_id AND p.sensor_id = s.sensor_id`,
-    load: (refs) => refs.map((ref) => inflateRawSync(ref.data)),
-  };
 }
 
 /**
