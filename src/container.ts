@@ -4,6 +4,7 @@
  * implementation.
  */
 import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Config } from './config/schema.js';
 import type { SqlDatabase } from './db/database.js';
 import { securePrivateDataDir, type LoosenedPath } from './db/private-files.js';
@@ -274,6 +275,7 @@ export async function createContainer(config: Config): Promise<Container> {
 function buildForwarder(config: Config, db: SqlDatabase, stores: DatabaseStores, jobs: LeasedJobs) {
   const origin = { serverName: config.forwarderServerName || hostname(), version: VIGIL_VERSION };
   const store = new SqlForwarderStore(db);
+  const fileDir = resolve(config.forwarderFileDir || join(config.dataDir, 'forwarder'));
   const sources = { sql: sqlSources(db, origin), raw: stores.forwarderRawEvents(origin) };
   const runner = config.forwarderEnabled
     ? new ForwarderRunner(store, sources, jobs, {
@@ -281,11 +283,12 @@ function buildForwarder(config: Config, db: SqlDatabase, stores: DatabaseStores,
       batchSize: config.forwarderBatchSize,
       horizonMs: config.forwarderCommitHorizonMs,
       maxBusyShare: config.forwarderMaxBusyShare,
+      fileDir,
       onError: (output, error) => process.emitWarning(`forwarder output ${output}: ${error instanceof Error ? error.message : String(error)}`),
     })
     : undefined;
   runner?.start();
-  return { service: new ForwarderService(store, sources, runner), runner };
+  return { service: new ForwarderService(store, sources, runner, fileDir), runner };
 }
 
 /** Live response: the analyst's service, its part in check-ins, and the sensor's file transfers, over one store. */

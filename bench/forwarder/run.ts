@@ -88,10 +88,10 @@ async function run(forwarding: boolean): Promise<Record<string, unknown>> {
     });
     const token = spawnSync(process.execPath, [BIN, 'token', 'admin', '--data-dir', dataDir], { encoding: 'utf8' }).stdout.trim();
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'));
-    const file = join(dataDir, 'forwarded', 'events.json');
+    const file = join(dataDir, 'forwarder', 'events.json');
     const outputs: { id: number; name: string }[] = [];
     if (forwarding) {
-      outputs.push(await api(url, token, ca, 'POST', '/api/v1/forwarder/outputs', { name: 'file', type: 'file', path: file, events_raw_sensor: ['ALL'] }) as { id: number; name: string });
+      outputs.push(await api(url, token, ca, 'POST', '/api/v1/forwarder/outputs', { name: 'file', type: 'file', path: 'events.json', events_raw_sensor: ['ALL'] }) as { id: number; name: string });
       outputs.push(await api(url, token, ca, 'POST', '/api/v1/forwarder/outputs', { name: 'hec', type: 'http', url: hec.url, splunk_token: 'bench', events_raw_sensor: ['ALL'] }) as { id: number; name: string });
     }
     const load = loadavg();

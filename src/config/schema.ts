@@ -259,6 +259,10 @@ export const ConfigSchema = Type.Object(
       maximum: 1,
       description: 'The most of its time each forwarder output spends delivering while it is behind: it rests between batches so that forwarding leaves ingest the rest (1: no rest). An output that cannot keep up at this share falls behind and catches up when ingest slows; its status shows the lag.',
     }),
+    forwarderFileDir: Type.String({
+      default: '',
+      description: 'The directory file outputs of the forwarder write in: their paths are relative to it, so that the API cannot write files elsewhere. Empty: forwarder/ in the data dir.',
+    }),
     forwarderServerName: Type.String({
       default: '',
       description: 'The cb_server and server_name of forwarded records (cb-event-forwarder\'s server_name); empty: the host name.',

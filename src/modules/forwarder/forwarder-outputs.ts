@@ -4,7 +4,7 @@
  * sends a record to find out the rest (forwarder.service.ts).
  */
 import { X509Certificate } from 'node:crypto';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { InvalidRequestError } from '../../domain/errors.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import type { ForwardFormat } from './forwarder-format.js';
@@ -95,8 +95,22 @@ function checkedCa(value: unknown): string | undefined {
   return pem;
 }
 
+/**
+ * Where a file output writes: its path taken relative to the forwarder's directory, and refused
+ * when it leads out of it (an administrator's API call must not write files anywhere the server may).
+ */
+export function outputFile(fileDir: string, path: unknown): string {
+  const text = typeof path === 'string' ? path : '';
+  const file = resolve(fileDir, text);
+  const inside = relative(fileDir, file);
+  if (text === '' || inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
+    throw new InvalidRequestError(`path: a file output writes inside ${fileDir} (forwarderFileDir); give a file name or a path below it`);
+  }
+  return file;
+}
+
 /** Checks a definition as saved: every field the output's kind needs, without touching the network. */
-export function checkDefinition(definition: OutputDefinition): void {
+export function checkDefinition(definition: OutputDefinition, fileDir: string): void {
   const events = eventsOf(definition);
   if (!events.events_alert && !events.events_watchlist && !events.events_feed && !events.events_binary_observed && events.events_raw_sensor.length === 0) {
     throw new InvalidRequestError('The output forwards nothing: set one of events_alert, events_watchlist, events_feed, events_binary_observed, events_raw_sensor');
@@ -104,7 +118,7 @@ export function checkDefinition(definition: OutputDefinition): void {
   rawEventTypes(events.events_raw_sensor);
   const s = definition.settings;
   if (definition.kind === 'file') {
-    if (!isAbsolute(text(s.path) ?? '')) throw new InvalidRequestError('path: a file output needs an absolute path');
+    outputFile(fileDir, s.path);
   } else if (definition.kind === 'syslog') {
     const url = checkedUrl('url', s.url, ['tcp:', 'tls:']);
     if (url.port === '') throw new InvalidRequestError('url: a syslog URL needs a port (tcp://host:514)');
@@ -116,12 +130,12 @@ export function checkDefinition(definition: OutputDefinition): void {
 }
 
 /** The running output of a checked definition. */
-export function buildOutput(output: Pick<OutputRecord, 'kind' | 'format' | 'settings'>): ForwardOutput {
+export function buildOutput(output: Pick<OutputRecord, 'kind' | 'format' | 'settings'>, fileDir: string): ForwardOutput {
   const s = output.settings;
   const format = output.format as ForwardFormat;
   const timeoutMs = num(s.timeout_seconds, 10) * 1000;
   if (output.kind === 'file') {
-    return new FileOutput({ path: text(s.path)!, rotateBytes: num(s.rotate_bytes, 100 * 1024 * 1024), rotateMs: num(s.rotate_seconds, 86_400) * 1000 }, format);
+    return new FileOutput({ path: outputFile(fileDir, s.path), rotateBytes: num(s.rotate_bytes, 100 * 1024 * 1024), rotateMs: num(s.rotate_seconds, 86_400) * 1000 }, format);
   }
   const tls = { caCert: checkedCa(s.ca_cert), insecure: s.insecure_skip_verify === true, timeoutMs };
   if (output.kind === 'syslog') return new SyslogOutput({ url: text(s.url)!, ...tls }, format);

@@ -17,6 +17,8 @@ export interface ForwarderRunnerOptions {
   pollMs: number;
   batchSize: number;
   horizonMs: number;
+  /** Where file outputs write (forwarderFileDir). */
+  fileDir: string;
   /**
    * The most of its time a running output spends delivering while it is behind (0–1): after each
    * batch it rests so long that its batches take at most this share, leaving the rest to ingest.
@@ -97,7 +99,7 @@ export class ForwarderRunner {
         if (record === undefined || !record.enabled) return;
         if (current === undefined || current.record.updatedMs !== record.updatedMs) {
           await current?.output.close();
-          current = { record, output: buildOutput(record), sources: outputSources(eventsOf(record), this.sources) };
+          current = { record, output: buildOutput(record, this.options.fileDir), sources: outputSources(eventsOf(record), this.sources) };
           cursors.clear();
           for (const cursor of await this.store.cursors(id)) cursors.set(cursor.source, cursor.position);
         }

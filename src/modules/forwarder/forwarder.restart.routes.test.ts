@@ -16,7 +16,7 @@ import { tempDir } from '../../../test/support/temp.js';
 
 const FAST = { forwarderPollMs: 50, forwarderCommitHorizonMs: 0, forwarderBatchSize: 2 };
 const dataDir = tempDir('vigil-forward-restart-');
-const outDir = join(dataDir, 'forwarded');
+const outDir = join(dataDir, 'forwarder', 'archive');
 const database = testStore() === 'postgres' ? await freshMigratedDatabase() : undefined;
 
 after(async () => {
@@ -51,7 +51,7 @@ it('resumes from its cursor after a restart: nothing lost, nothing written twice
     sensor = await registerSensor(first);
     const created = await first.app.inject({
       method: 'POST', url: '/api/v1/forwarder/outputs', headers: as(first.adminToken),
-      payload: { name: 'archive', type: 'file', path: join(outDir, 'events.json'), rotate_bytes: 2048, events_raw_sensor: ['ALL'], events_binary_observed: true },
+      payload: { name: 'archive', type: 'file', path: 'archive/events.json', rotate_bytes: 2048, events_raw_sensor: ['ALL'], events_binary_observed: true },
     });
     assert.equal(created.statusCode, 200, created.body);
     await ingest(first, sensor, 1, 6100);

@@ -3,7 +3,7 @@
  * down for a while, a TLS syslog listener, and the checks that refuse bad outputs.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
@@ -13,7 +13,6 @@ import {
 } from '../../../test/support/forward-receivers.js';
 import { storedSegments } from '../../../test/support/processes.js';
 import { processEvents, registerSensor, uploadEvents, type TestSensor } from '../../../test/support/sensors.js';
-import { tempDir } from '../../../test/support/temp.js';
 
 const FAST = { forwarderPollMs: 50, forwarderCommitHorizonMs: 0, forwarderBatchSize: 1 };
 const TOKEN = '8a3c7e2f-hec-token';
@@ -42,7 +41,7 @@ describe('forwarder outputs', () => {
     const analyst = await createUser(test, { username: 'fwd-analyst' });
     assert.equal((await test.app.inject({ url: '/api/v1/forwarder/outputs' })).statusCode, 401);
     assert.equal((await api('GET', '/api/v1/forwarder/outputs', undefined, analyst)).statusCode, 403);
-    const created = await api('POST', '/api/v1/forwarder/outputs', { name: 'x', type: 'file', path: '/tmp/x.json', events_alert: true }, analyst);
+    const created = await api('POST', '/api/v1/forwarder/outputs', { name: 'x', type: 'file', path: 'x.json', events_alert: true }, analyst);
     assert.equal(created.statusCode, 403);
   });
 
@@ -52,16 +51,17 @@ describe('forwarder outputs', () => {
       assert.equal(response.statusCode, status, response.body);
       assert.match((response.json() as { message: string }).message, words);
     };
-    await refused({ name: 'rel', type: 'file', path: 'relative.json', events_alert: true }, 400, /absolute path/);
+    await refused({ name: 'out', type: 'file', path: '/etc/cron.d/x', events_alert: true }, 400, /writes inside .*forwarderFileDir/);
+    await refused({ name: 'up', type: 'file', path: '../../x.json', events_alert: true }, 400, /writes inside/);
     await refused({ name: 'udp', type: 'syslog', url: 'udp://127.0.0.1:514', events_alert: true }, 400, /udp: is not offered/);
     await refused({ name: 'noport', type: 'syslog', url: 'tcp://127.0.0.1', events_alert: true }, 400, /needs a port/);
     await refused({ name: 'bad-url', type: 'http', url: 'not a url', events_alert: true }, 400, /not a URL/);
     await refused({ name: 'bad-ca', type: 'http', url: 'https://127.0.0.1:1/', ca_cert: 'junk', events_alert: true }, 400, /PEM/);
-    await refused({ name: 'nothing', type: 'file', path: '/tmp/n.json' }, 400, /forwards nothing/);
-    await refused({ name: 'raw', type: 'file', path: '/tmp/n.json', events_raw_sensor: ['keystrokes'] }, 400, /unknown event type "keystrokes"/);
-    const kept = await api('POST', '/api/v1/forwarder/outputs', { name: 'dup', type: 'file', path: '/tmp/dup.json', events_alert: true, enabled: false });
+    await refused({ name: 'nothing', type: 'file', path: 'n.json' }, 400, /forwards nothing/);
+    await refused({ name: 'raw', type: 'file', path: 'n.json', events_raw_sensor: ['keystrokes'] }, 400, /unknown event type "keystrokes"/);
+    const kept = await api('POST', '/api/v1/forwarder/outputs', { name: 'dup', type: 'file', path: 'dup.json', events_alert: true, enabled: false });
     assert.equal(kept.statusCode, 200, kept.body);
-    await refused({ name: 'dup', type: 'file', path: '/tmp/dup2.json', events_alert: true }, 409, /exists already/);
+    await refused({ name: 'dup', type: 'file', path: 'dup2.json', events_alert: true }, 409, /exists already/);
     assert.equal((await api('DELETE', `/api/v1/forwarder/outputs/${(kept.json() as { id: number }).id}`)).statusCode, 200);
     assert.equal((await api('GET', '/api/v1/forwarder/outputs/999999')).statusCode, 404);
   });
@@ -152,9 +152,8 @@ describe('forwarder outputs', () => {
     }
   });
   it('forwards watchlist hits and their alerts, with the process document as cb-event-forwarder wrote it', async () => {
-    const dir = tempDir('vigil-forward-hits-');
-    const path = join(dir, 'hits.json');
-    const created = await api('POST', '/api/v1/forwarder/outputs', { name: 'hits', type: 'file', path, events_watchlist: true, events_alert: true });
+    const path = join(test.config.dataDir, 'forwarder', 'hits', 'hits.json');
+    const created = await api('POST', '/api/v1/forwarder/outputs', { name: 'hits', type: 'file', path: 'hits/hits.json', events_watchlist: true, events_alert: true });
     assert.equal(created.statusCode, 200, created.body);
     const watchlist = await api('POST', '/api/v1/watchlist', { name: 'Whoami', search_query: 'q=process_name:cmd.exe', index_type: 'events' });
     assert.equal(watchlist.statusCode, 200, watchlist.body);
@@ -179,6 +178,5 @@ describe('forwarder outputs', () => {
     assert.equal(alert.watchlist_name, 'Whoami');
     assert.equal(alert.process_name, 'cmd.exe');
     await api('DELETE', `/api/v1/forwarder/outputs/${(created.json() as { id: number }).id}`);
-    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -9,7 +9,7 @@ const Settings = {
   enabled: Type.Optional(Type.Boolean({ default: true })),
   format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('leef')], { description: 'output_format: json (the Splunk app) or leef (QRadar)' })),
   type: Type.Union([Type.Literal('file'), Type.Literal('syslog'), Type.Literal('http')], { description: 'output_type' }),
-  path: Type.Optional(Type.String({ maxLength: 4096, description: 'file: the absolute path of the output file (outfile)' })),
+  path: Type.Optional(Type.String({ maxLength: 4096, description: 'file: the output file (outfile), relative to forwarderFileDir (forwarder/ in the data dir)' })),
   rotate_bytes: Type.Optional(Type.Integer({ minimum: 1024, description: 'file: rotate once the file would pass this size (100 MiB)' })),
   rotate_seconds: Type.Optional(Type.Integer({ minimum: 1, description: 'file: rotate once the file is this old (a day)' })),
   url: Type.Optional(Type.String({ maxLength: 2048, description: 'syslog: tcp://host:port or tls://host:port; http: http(s)://… (the HEC endpoint for Splunk)' })),

@@ -24,6 +24,8 @@ export class ForwarderService {
     private readonly store: ForwarderStore,
     private readonly sources: SourceSet,
     private readonly runner: Pick<ForwarderRunner, 'sync'> | undefined,
+    /** Where file outputs write (forwarderFileDir). */
+    private readonly fileDir: string,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -39,7 +41,7 @@ export class ForwarderService {
 
   async create(actor: Principal, body: OutputBody): Promise<Output> {
     requireGlobalAdmin(actor, 'manage the event forwarder');
-    const created = await this.store.create(definitionOf(body), this.now());
+    const created = await this.store.create(this.definitionOf(body), this.now());
     void this.runner?.sync();
     return toWire(created);
   }
@@ -47,7 +49,7 @@ export class ForwarderService {
   async update(actor: Principal, id: number, body: OutputBody): Promise<Output> {
     requireGlobalAdmin(actor, 'manage the event forwarder');
     const before = await this.existing(id);
-    if (!(await this.store.update(id, definitionOf(body, before), this.now()))) throw new NotFoundError(`No forwarder output ${id}`);
+    if (!(await this.store.update(id, this.definitionOf(body, before), this.now()))) throw new NotFoundError(`No forwarder output ${id}`);
     void this.runner?.sync();
     return toWire(await this.existing(id));
   }
@@ -89,11 +91,11 @@ export class ForwarderService {
   /** Sends one test record through an output before it is saved. */
   async testProposed(actor: Principal, body: OutputBody): Promise<{ result: 'success' }> {
     requireGlobalAdmin(actor, 'manage the event forwarder');
-    return this.sendTest(definitionOf(body));
+    return this.sendTest(this.definitionOf(body));
   }
 
   private async sendTest(definition: OutputDefinition): Promise<{ result: 'success' }> {
-    const output = buildOutput(definition);
+    const output = buildOutput(definition, this.fileDir);
     try {
       await output.send([{ type: 'vigil.forwarder.test', timestamp: this.now() / 1000, message: `Test record from Vigil's event forwarder output ${definition.name}` }]);
     } catch (error) {
@@ -104,6 +106,13 @@ export class ForwarderService {
     return { result: 'success' };
   }
 
+  /** A body as a checked definition; a hidden token sent back keeps the saved one. */
+  private definitionOf(body: OutputBody, before?: OutputRecord): OutputDefinition {
+    const definition = definitionOf(body, before);
+    checkDefinition(definition, this.fileDir);
+    return definition;
+  }
+
   private async existing(id: number): Promise<OutputRecord> {
     const output = await this.store.get(id);
     if (output === undefined) throw new NotFoundError(`No forwarder output ${id}`);
@@ -111,16 +120,14 @@ export class ForwarderService {
   }
 }
 
-/** A body as a checked definition; a hidden token sent back keeps the saved one. */
+/** A body as a definition; a hidden token sent back keeps the saved one. */
 function definitionOf(body: OutputBody, before?: OutputRecord): OutputDefinition {
   const settings: Record<string, unknown> = {};
   for (const key of SETTING_KEYS) if (body[key] !== undefined) settings[key] = body[key];
   if (settings.splunk_token === HIDDEN) settings.splunk_token = before?.settings.splunk_token;
   const sources: Record<string, unknown> = {};
   for (const key of EVENT_KEYS) if (body[key] !== undefined) sources[key] = body[key];
-  const definition = { name: body.name, enabled: body.enabled ?? true, kind: body.type, format: body.format ?? 'json', settings, sources };
-  checkDefinition(definition);
-  return definition;
+  return { name: body.name, enabled: body.enabled ?? true, kind: body.type, format: body.format ?? 'json', settings, sources };
 }
 
 function toWire(output: OutputRecord): Output {
