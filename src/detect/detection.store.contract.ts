@@ -69,7 +69,7 @@ export function detectionStoreContract(make: MakeEventSide): void {
   });
 
   it('advances a match cursor that was never set, and only from where it stands', async () => {
-    const db = await fresh();
+    const { db } = await fresh();
     const store = new SqlDetectionStore(db);
     const id = await watchlist(db);
     const first = { owner: 'watchlist' as const, id, from: null, to: 'segments:1' };
