@@ -23,6 +23,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { infoRoutes } from './modules/info/info.routes.js';
+import { forwarderRoutes } from './modules/forwarder/forwarder.routes.js';
 import { ingestKeysRoutes } from './modules/ingest-keys/ingest-keys.routes.js';
 import { ingressFiltersRoutes } from './modules/ingress-filters/ingress-filters.routes.js';
 import { installersRoutes } from './modules/installers/installers.routes.js';
@@ -94,6 +95,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(ingressFiltersRoutes, { ingressFilters: services.ingressFilters });
   await app.register(sensorsRoutes, { sensors: services.sensors });
   await app.register(ingestKeysRoutes, { ingestKeys: services.ingestKeys });
+  await app.register(forwarderRoutes, { forwarder: services.forwarder });
   await app.register(binariesRoutes, { binaries: services.binaries });
   await app.register(bansRoutes, { bans: services.bans });
   await app.register(processDetailRoutes, { processes: services.processes });

@@ -3,6 +3,8 @@
  * service once, and knows how to shut them down in order. Nothing below this file chooses an
  * implementation.
  */
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Config } from './config/schema.js';
 import type { SqlDatabase } from './db/database.js';
 import { securePrivateDataDir, type LoosenedPath } from './db/private-files.js';
@@ -77,6 +79,10 @@ import { SqlDetectionActionsStore } from './modules/watchlists/detection-actions
 import { WatchlistsService } from './modules/watchlists/watchlists.service.js';
 import { SqlWatchlistsStore } from './modules/watchlists/watchlists.store.js';
 import { VIGIL_VERSION } from './version.js';
+import { ForwarderRunner } from './modules/forwarder/forwarder-runner.js';
+import { ForwarderService } from './modules/forwarder/forwarder.service.js';
+import { sqlSources } from './modules/forwarder/forwarder-sources.js';
+import { SqlForwarderStore } from './modules/forwarder/forwarder.store.js';
 import { openPostgresStores } from './wiring/postgres.js';
 import { tokenKeyFor } from './wiring/shell-users.js';
 import { openSqliteStores } from './wiring/sqlite.js';
@@ -118,6 +124,7 @@ export interface Services {
   notifications: NotificationsService;
   /** The sink the watchlist and feed matcher reports hits to. */
   detection: DetectionService;
+  forwarder: ForwarderService;
 }
 
 export interface Container {
@@ -192,6 +199,7 @@ export async function createContainer(config: Config): Promise<Container> {
     ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, binaries,
     config.eventUploadDecodedLimitBytes,
   );
+  const forwarder = buildForwarder(config, db, stores, jobs);
   const services: Services = {
     users: new UsersService(usersStore, teamsStore, tokenKey),
     sessions: new SessionsService(new SqlSessionsStore(db), usersStore, new LoginThrottle(config.loginBackoffMaxSeconds * 1000), {
@@ -239,6 +247,7 @@ export async function createContainer(config: Config): Promise<Container> {
     throttle: new ThrottleService(throttleStore),
     notifications,
     detection,
+    forwarder: forwarder.service,
   };
   const detectionRuntime = startDetection(config, {
     reads: stores.matchReads, sink: services.detection, ingest, watchlists: services.watchlists, feeds: services.feeds, jobs,
@@ -254,11 +263,35 @@ export async function createContainer(config: Config): Promise<Container> {
       await storage.stop();
       await ingest.flush();
       await detectionRuntime.close();
+      forwarder.runner?.stop();
       await jobs.stop();
       await (await liveResponse.listening)?.close();
       await stores.close();
     },
   };
+}
+
+/**
+ * The event forwarder: its outputs' service, and on a server that forwards the runner that
+ * delivers them (docs/adr/0024-forwarder-cursors.md).
+ */
+function buildForwarder(config: Config, db: SqlDatabase, stores: DatabaseStores, jobs: LeasedJobs) {
+  const origin = { serverName: config.forwarderServerName || hostname(), version: VIGIL_VERSION };
+  const store = new SqlForwarderStore(db);
+  const fileDir = resolve(config.forwarderFileDir || join(config.dataDir, 'forwarder'));
+  const sources = { sql: sqlSources(db, origin), raw: stores.forwarderRawEvents(origin) };
+  const runner = config.forwarderEnabled
+    ? new ForwarderRunner(store, sources, jobs, {
+      pollMs: config.forwarderPollMs,
+      batchSize: config.forwarderBatchSize,
+      horizonMs: config.forwarderCommitHorizonMs,
+      maxBusyShare: config.forwarderMaxBusyShare,
+      fileDir,
+      onError: (output, error) => process.emitWarning(`forwarder output ${output}: ${error instanceof Error ? error.message : String(error)}`),
+    })
+    : undefined;
+  runner?.start();
+  return { service: new ForwarderService(store, sources, runner, fileDir), runner };
 }
 
 /** Live response: the analyst's service, its part in check-ins, and the sensor's file transfers, over one store. */

@@ -271,6 +271,40 @@ export const ConfigSchema = Type.Object(
       exclusiveMinimum: 0,
       description: 'Wait before the first retry of a failed delivery; each further retry waits twice as long, up to an hour.',
     }),
+    forwarderEnabled: Type.Boolean({
+      default: true,
+      description: 'Run the event forwarder\'s outputs (configured at /api/v1/forwarder/outputs, docs/forwarder.md). Off, outputs can be configured but nothing is sent from this server.',
+    }),
+    forwarderPollMs: Type.Integer({
+      default: 1000,
+      minimum: 50,
+      description: 'How often each forwarder output looks for records after its cursor, when it has caught up.',
+    }),
+    forwarderBatchSize: Type.Integer({
+      default: 500,
+      minimum: 1,
+      maximum: 100000,
+      description: 'Most records (raw events: event chunks) one forwarder delivery carries; a restart repeats at most one batch.',
+    }),
+    forwarderCommitHorizonMs: Type.Integer({
+      default: 5000,
+      minimum: 0,
+      description: 'How far behind now the forwarder reads: records are forwarded once their server time is at least this old, so that a transaction committing late (several servers on PostgreSQL) is never skipped (docs/adr/0024-forwarder-cursors.md).',
+    }),
+    forwarderMaxBusyShare: Type.Number({
+      default: 0.2,
+      minimum: 0.01,
+      maximum: 1,
+      description: 'The most of its time each forwarder output spends delivering while it is behind: it rests between batches so that forwarding leaves ingest the rest (1: no rest). An output that cannot keep up at this share falls behind and catches up when ingest slows; its status shows the lag.',
+    }),
+    forwarderFileDir: Type.String({
+      default: '',
+      description: 'The directory file outputs of the forwarder write in: their paths are relative to it, so that the API cannot write files elsewhere. Empty: forwarder/ in the data dir.',
+    }),
+    forwarderServerName: Type.String({
+      default: '',
+      description: 'The cb_server and server_name of forwarded records (cb-event-forwarder\'s server_name); empty: the host name.',
+    }),
   },
   { additionalProperties: false },
 );

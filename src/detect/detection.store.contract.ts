@@ -68,6 +68,16 @@ export function detectionStoreContract(make: MakeEventSide): void {
     assert.equal((await new SqlWatchlistsStore(db).get(id))?.searchMs, T0 + 2);
   });
 
+  it('advances a match cursor that was never set, and only from where it stands', async () => {
+    const { db } = await fresh();
+    const store = new SqlDetectionStore(db);
+    const id = await watchlist(db);
+    const first = { owner: 'watchlist' as const, id, from: null, to: 'segments:1' };
+    assert.deepEqual(await store.advanceCursors([first], T0), [first]);
+    assert.deepEqual(await store.advanceCursors([first], T0 + 1), [], 'the cursor moved on: no longer null');
+    assert.equal((await new SqlWatchlistsStore(db).get(id))?.matchCursor, 'segments:1');
+  });
+
   it('counts only documents that exist, and drops a watchlist\'s tags with it', async () => {
     const side = await fresh();
     const { db } = side;

@@ -19,6 +19,8 @@ import { PostgresBinaryContent } from '../modules/binaries/binary-content.postgr
 import { PostgresBinarySearchStore } from '../modules/binaries/binary-search.postgres.js';
 import { PostgresDashboardStore } from '../modules/dashboard/dashboard.postgres.js';
 import { SqlFeedsStore } from '../modules/feeds/feeds.store.js';
+import { RawEventSource } from '../modules/forwarder/forwarder-raw.js';
+import { postgresChunkLoader } from '../modules/forwarder/forwarder-raw.postgres.js';
 import { SqlIngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.js';
 import { PostgresCommandNotices } from '../modules/live-response/command-notices.postgres.js';
 import { SqlLiveResponseContent } from '../modules/live-response/live-response-content.sql.js';
@@ -79,6 +81,7 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
     binaryContent: new PostgresBinaryContent(db, join(config.dataDir, 'binaries')),
     liveResponseFiles: new SqlLiveResponseContent(db, config.liveResponseFileLimitBytes),
     commandNotices,
+    forwarderRawEvents: (origin) => new RawEventSource(db, postgresChunkLoader(), origin),
     async close() {
       pagingSnapshots.close();
       await events.close();

@@ -31,6 +31,8 @@ import {
   PooledProcessSearchStore,
 } from './sqlite-read-stores.js';
 import type { DatabaseStores } from './stores.js';
+import { RawEventSource } from '../modules/forwarder/forwarder-raw.js';
+import { sqliteChunkLoader } from '../modules/forwarder/forwarder-raw.sqlite.js';
 
 export async function openSqliteStores(config: Config): Promise<DatabaseStores> {
   const db = await openDatabase(config);
@@ -72,6 +74,7 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
     threatReports: new SqlThreatReportsStore(db),
     binaryContent: new BinaryContentStore(join(config.dataDir, 'binaries')),
     liveResponseFiles: new LiveResponseFiles(join(config.dataDir, 'live-response'), config.liveResponseFileLimitBytes),
+    forwarderRawEvents: (origin) => new RawEventSource(db, sqliteChunkLoader(db), origin),
     async close() {
       await alertChanges.close();
       await searchPool.close();

@@ -17,6 +17,9 @@ import type { IngestKeysStore } from '../modules/ingest-keys/ingest-keys.store.j
 import type { CommandNotices, CommandWaiters } from '../modules/live-response/command-waiters.js';
 import type { LiveResponseContent } from '../modules/live-response/live-response-files.js';
 import type { PartitionsStore, PartitionWriter } from '../modules/partitions/partitions.store.js';
+import type { SensorEvent } from '../ingest/event.schemas.js';
+import type { RecordOrigin } from '../modules/forwarder/forwarder-records.js';
+import type { ForwardSource } from '../modules/forwarder/forwarder-sources.js';
 import type { DiskSpace } from '../modules/partitions/storage-maintenance.js';
 import type { ProcessDetailStore } from '../modules/processes/process-detail.store.js';
 import type { EventListStore } from '../modules/processes/process-events.store.js';
@@ -30,6 +33,9 @@ export interface CommandNoticeChannel {
   /** Until closed. */
   listen(waiters: CommandWaiters): Promise<{ close(): Promise<void> }>;
 }
+
+/** Raw sensor events as the forwarder reads them, narrowed to an output's event types. */
+export type ForwarderRawEvents = (origin: RecordOrigin) => { only(types: ReadonlySet<SensorEvent['type']> | undefined): ForwardSource };
 
 export interface DatabaseStores {
   /** The open, migrated database. */
@@ -63,6 +69,7 @@ export interface DatabaseStores {
   liveResponseFiles: LiveResponseContent;
   /** News of finished live-response commands between the servers on one database; none on the embedded store. */
   commandNotices?: CommandNoticeChannel | undefined;
+  forwarderRawEvents: ForwarderRawEvents;
   /** Releases what the wiring started, the database last; after the services' own work has stopped. */
   close(): Promise<void>;
 }

@@ -956,4 +956,40 @@ export const sqliteMigrations: readonly Migration[] = [
     `,
   },
   TAG_SENSORS_MIGRATION,
+  {
+    version: 22,
+    name: 'event forwarder outputs and their cursors',
+    sql: `
+      -- Forwarder outputs (src/modules/forwarder/, docs/adr/0024-forwarder-cursors.md): where
+      -- records go (kind and its settings as JSON), in which format, and which sources feed them.
+      CREATE TABLE forwarder_outputs (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        format TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        sources TEXT NOT NULL,
+        enabled INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL
+      );
+      -- Where each output stands in each source: position is the key of the last record it
+      -- delivered, as JSON, so a restart resumes after it.
+      CREATE TABLE forwarder_cursors (
+        output_id INTEGER NOT NULL REFERENCES forwarder_outputs (id) ON DELETE CASCADE,
+        source TEXT NOT NULL,
+        position TEXT NOT NULL,
+        forwarded INTEGER NOT NULL DEFAULT 0,
+        last_success_ms INTEGER,
+        last_error TEXT,
+        last_error_ms INTEGER,
+        PRIMARY KEY (output_id, source)
+      );
+      -- When the writer committed each chunk (server clock), the order the forwarder reads raw
+      -- events in; chunks written before this migration have none and are not forwarded.
+      ALTER TABLE segment_chunks ADD COLUMN written_ms INTEGER;
+      CREATE INDEX segment_chunks_by_written ON segment_chunks (written_ms, segment_row, chunk) WHERE written_ms IS NOT NULL;
+      CREATE INDEX feed_process_hits_by_time ON feed_process_hits (hit_ms);
+    `,
+  },
 ];

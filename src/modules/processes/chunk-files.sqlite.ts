@@ -129,7 +129,7 @@ export function sqliteSegmentChunks(db: SqliteDatabase): SegmentChunkSource {
 }
 
 /** Open chunk files for one read, closed together after it. */
-class ChunkFileReader {
+export class ChunkFileReader {
   private readonly open = new Map<number, number | undefined>();
 
   constructor(private readonly databaseFile: string) {}

@@ -238,7 +238,7 @@ export class PostgresEventStore implements EventStore {
 
   private appendRun(process: ProcessState, segment: SegmentState & { sensorId: number }, chunk: string, eventCount: number, summary: EventsSummary, serverMs: number): void {
     const chunkNumber = segment.nextChunk++;
-    this.rows.chunks.add([process.sensorId, segment.segmentId, segment.row, chunkNumber, eventCount, deflateRawSync(chunk, DEFLATE)]);
+    this.rows.chunks.add([process.sensorId, segment.segmentId, segment.row, chunkNumber, eventCount, deflateRawSync(chunk, DEFLATE), serverMs]);
     const { terms } = summary;
     const posted = this.posted.of(segment.row);
     const added: string[] = [];

@@ -34,7 +34,7 @@ export class CommitRows {
   private readonly processChanges: { sensorId: number; row: number; sql: string; values: unknown[] }[] = [];
   readonly touchedSegments = new Set<SegmentState & { sensorId: number }>();
   readonly chunks = new BinaryCopyRows('event_chunks', [
-    ['sensor_id', 'int8'], ['segment_id', 'int8'], ['segment_row', 'int8'], ['chunk', 'int4'], ['event_count', 'int4'], ['data', 'bytea'],
+    ['sensor_id', 'int8'], ['segment_id', 'int8'], ['segment_row', 'int8'], ['chunk', 'int4'], ['event_count', 'int4'], ['data', 'bytea'], ['written_ms', 'int8'],
   ]);
   readonly termSets = new BinaryCopyRows('segment_terms', [
     ['sensor_id', 'int8'], ['segment_id', 'int8'], ['segment_row', 'int8'], ['chunk', 'int4'], ['terms', 'text[]'],

@@ -250,7 +250,7 @@ export class SqliteEventStore implements EventStore {
 
   private appendRun(segment: SegmentState, chunk: string, eventCount: number, summary: EventsSummary, serverMs: number): void {
     const [offset, length] = this.chunks.stage(chunk);
-    this.statements.insertChunk.run(segment.row, segment.nextChunk++, eventCount, this.chunks.partition, offset, length);
+    this.statements.insertChunk.run(segment.row, segment.nextChunk++, eventCount, this.chunks.partition, offset, length, serverMs);
     this.writtenBytes += chunk.length;
     const { terms } = summary;
     const posted = this.posted.of(segment.row);

@@ -49,7 +49,7 @@ export function prepareEventStatements(connection: Database.Database) {
          processblock_count = ? WHERE id = ?`,
     ),
     insertChunk: connection.prepare(
-      'INSERT INTO segment_chunks (segment_row, chunk, event_count, file_id, byte_offset, byte_length) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO segment_chunks (segment_row, chunk, event_count, file_id, byte_offset, byte_length, written_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     insertPosting: connection.prepare('INSERT OR IGNORE INTO event_postings (term_id, segment_row) VALUES (?, ?)'),
     insertPostings: connection.prepare(

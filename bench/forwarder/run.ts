@@ -1,0 +1,140 @@
+/**
+ * bench/forwarder: what forwarding every raw event costs ingest (issue 21 point 4). The same
+ * end-to-end ingest as bench/ingest (`vigil simulate` over HTTPS into `vigil serve` on the
+ * embedded store) runs in one session without forwarder outputs and with two that take every raw
+ * sensor event, a JSON file and a Splunk HEC receiver on loopback, alternating for `--rounds`.
+ *
+ *   npm run build && node --import tsx bench/forwarder/run.ts [--sensors 32] [--duration 60] [--batch-size 2000] [--seed 1] [--rounds 2]
+ *
+ * Prints one JSON line per run and a summary: events/s each way over all rounds, the cost in percent, how many
+ * records each output delivered and how far behind it was when ingest ended, and the load
+ * average. The HEC receiver only counts lines (one envelope each), so that it takes little of the
+ * two cores it shares with the server and the simulator.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { request } from 'node:https';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+
+const BIN = fileURLToPath(new URL('../../bin/vigil.js', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    sensors: { type: 'string', default: '32' },
+    duration: { type: 'string', default: '60' },
+    'batch-size': { type: 'string', default: '2000' },
+    seed: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+
+/** A HEC that accepts everything and counts the envelopes (one a line). */
+async function startCountingHec(): Promise<{ url: string; count: () => number; close: () => void }> {
+  let lines = 0;
+  const server = createServer((req, res) => {
+    req.on('data', (chunk: Buffer) => {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    });
+    req.on('end', () => {
+      // The last envelope of a body has no newline after it.
+      lines++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"Success","code":0}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/services/collector/event`, count: () => lines, close: () => server.close() };
+}
+
+function api(url: string, token: string, ca: Buffer, method: string, path: string, body?: object): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method, ca, headers: { 'X-Auth-Token': token, 'content-type': 'application/json' } }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${response.statusCode} ${text}`))));
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+/** Lines in the output file and the files it rotated to. */
+async function countLines(dir: string): Promise<number> {
+  let lines = 0;
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    for await (const chunk of createReadStream(join(dir, name)) as AsyncIterable<Buffer>) {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    }
+  }
+  return lines;
+}
+
+async function run(forwarding: boolean): Promise<Record<string, unknown>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-forwarder-'));
+  const hec = await startCountingHec();
+  const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      server.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /"url":"(https:\/\/[^"]+)".*Vigil is listening/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      server.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
+    });
+    const token = spawnSync(process.execPath, [BIN, 'token', 'admin', '--data-dir', dataDir], { encoding: 'utf8' }).stdout.trim();
+    const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'));
+    const file = join(dataDir, 'forwarder', 'events.json');
+    const outputs: { id: number; name: string }[] = [];
+    if (forwarding) {
+      outputs.push(await api(url, token, ca, 'POST', '/api/v1/forwarder/outputs', { name: 'file', type: 'file', path: 'events.json', events_raw_sensor: ['ALL'] }) as { id: number; name: string });
+      outputs.push(await api(url, token, ca, 'POST', '/api/v1/forwarder/outputs', { name: 'hec', type: 'http', url: hec.url, splunk_token: 'bench', events_raw_sensor: ['ALL'] }) as { id: number; name: string });
+    }
+    const load = loadavg();
+    const simulator = spawn(process.execPath, [
+      BIN, 'simulate', '--server', url, '--token', token, '--sensors', values.sensors!, '--duration', values.duration!,
+      '--batch-size', values['batch-size']!, '--seed', values.seed!, '--json',
+    ], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let report = '';
+    simulator.stdout.on('data', (chunk: Buffer) => (report += chunk.toString()));
+    const status = await new Promise<number | null>((resolve) => simulator.on('exit', resolve));
+    if (status !== 0) throw new Error(`simulator exited with ${status}`);
+    const summary = JSON.parse(report.trim().split('\n').at(-1)!) as { events_per_s: number; events_acknowledged: number };
+    const lag = await Promise.all(outputs.map(async (output) => {
+      const state = await api(url, token, ca, 'GET', `/api/v1/forwarder/outputs/${output.id}/status`) as { sources: { lag_seconds: number; forwarded: number }[] };
+      return { output: output.name, forwarded_at_end: state.sources[0]?.forwarded ?? 0, lag_seconds_at_end: state.sources[0]?.lag_seconds ?? 0 };
+    }));
+    return {
+      forwarding, ...summary, load_average_at_start: load.map((l) => Math.round(l * 100) / 100), load_average_at_end: loadavg().map((l) => Math.round(l * 100) / 100),
+      outputs: lag, file_lines_at_end: forwarding ? await countLines(dirname(file)) : 0, hec_events_at_end: forwarding ? hec.count() : 0,
+    };
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.on('exit', resolve));
+    hec.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// Rounds alternate the two runs, so that a change in what else the machine does falls on both.
+const runs: Record<string, unknown>[] = [];
+for (let round = 0; round < Number(values.rounds); round++) {
+  for (const forwarding of [false, true]) {
+    const result = await run(forwarding);
+    console.log(JSON.stringify({ round, ...result }));
+    runs.push(result);
+  }
+}
+const total = (forwarding: boolean) => {
+  const chosen = runs.filter((r) => r.forwarding === forwarding);
+  return chosen.reduce((sum, r) => sum + (r.events_acknowledged as number), 0) / chosen.reduce((sum, r) => sum + (r.elapsed_s as number), 0);
+};
+const [without, withForwarding] = [total(false), total(true)];
+console.log(JSON.stringify({
+  events_per_s_without: Math.round(without), events_per_s_forwarding: Math.round(withForwarding),
+  cost_percent: Math.round((1 - withForwarding / without) * 1000) / 10,
+}));
