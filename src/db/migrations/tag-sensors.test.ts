@@ -52,6 +52,17 @@ async function tagTheOldWay(db: SqlDatabase, segments: number[]): Promise<void> 
   for (const guid of guids) await db.run('INSERT INTO tagged_events (investigation_id, process_guid, tagged_ms) VALUES (1, ?, 0)', [guid]);
 }
 
+/**
+ * Ingests with today's event store into an older schema: the store also writes a column a later
+ * migration adds (when a chunk was written, the forwarder's: SQLite 22, PostgreSQL 5), so the
+ * column is lent to the older schema while the work runs and taken back before migrating on.
+ */
+async function withLaterChunkColumn(db: SqlDatabase, table: string, type: string, work: () => Promise<void>): Promise<void> {
+  await db.run(`ALTER TABLE ${table} ADD COLUMN written_ms ${type}`);
+  await work();
+  await db.run(`ALTER TABLE ${table} DROP COLUMN written_ms`);
+}
+
 const read = async (db: SqlDatabase) => ({
   hits: await db.all<{ segment_row: number; sensor_id: number }>('SELECT segment_row, sensor_id FROM watchlist_process_hits ORDER BY segment_row'),
   tagged: (await db.all<{ sensor_id: number }>('SELECT sensor_id FROM tagged_events ORDER BY id')).map((r) => Number(r.sensor_id)),
@@ -65,7 +76,7 @@ describe('sqlite: migration 21', () => {
   it('gives each tag its segment\'s sensor and each tagged event its process\'s', async () => {
     await migrate(db, sqliteMigrations.filter((m) => m.version < 21));
     await registerSensors(db);
-    await ingest(new SqliteEventStore(db, RULES, () => T0), 1, 100);
+    await withLaterChunkColumn(db, 'segment_chunks', 'INTEGER', () => ingest(new SqliteEventStore(db, RULES, () => T0), 1, 100));
     const segment = await segmentOf(db, 100);
     await tagTheOldWay(db, [segment]);
     await migrate(db, sqliteMigrations);
@@ -93,10 +104,13 @@ describe('postgres: migration 3', () => {
     const clock = { now: T0 };
     const events = new PostgresEventStore(db, RULES, () => clock.now);
     const partitions = new PostgresPartitions(db);
-    await ingest(events, 1, 100);
-    const { name: warm } = (await partitions.partition({ op: 'rollover', nowMs: T0 + 1000 })) as { name: string };
-    clock.now = T0 + 2000;
-    await ingest(events, 0, 200);
+    let warm = '';
+    await withLaterChunkColumn(db, 'event_chunks', 'BIGINT', async () => {
+      await ingest(events, 1, 100);
+      ({ name: warm } = (await partitions.partition({ op: 'rollover', nowMs: T0 + 1000 })) as { name: string });
+      clock.now = T0 + 2000;
+      await ingest(events, 0, 200);
+    });
     const [older, newer] = [await segmentOf(db, 100), await segmentOf(db, 200)];
     await partitions.partition({ op: 'mount', name: warm, mounted: false });
     await tagTheOldWay(db, [older, newer]);
