@@ -5,40 +5,25 @@
  * watchlists afresh and tag new data with it. Real read pool, sink and watchlists.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { SQLITE_FILE } from '../db/open.js';
-import { SqliteReadPool } from '../db/dialects/sqlite-read-pool.js';
-import { as, startTestApp, type TestApp } from '../../test/support/app.js';
+import { as, type TestApp } from '../../test/support/app.js';
+import { startMatcherBed, type MatcherBed } from '../../test/support/matcher-bed.js';
 import { processEvents, registerSensor, uploadEvents } from '../../test/support/sensors.js';
-import type { MatchResult } from './match.plan.js';
-import { compileSqliteSearch } from './match-specs.sqlite.js';
-import { DetectionMatcher } from './matcher.js';
-import { READ_HANDLERS } from '../wiring/sqlite-read-stores.js';
 
 const T0 = Date.parse('2026-11-20T10:00:00.000Z');
 
 describe('detection matcher: watchlists changed elsewhere', () => {
+  let bed: MatcherBed;
   let test: TestApp;
-  let pool: SqliteReadPool;
   before(async () => {
-    test = await startTestApp({ detectionMatcherEnabled: false });
-    pool = new SqliteReadPool(join(test.config.dataDir, SQLITE_FILE), { workers: 1, handlers: { [READ_HANDLERS.detectionMatch.name]: READ_HANDLERS.detectionMatch.url } });
+    bed = await startMatcherBed();
+    test = bed.test;
   });
-  after(async () => {
-    await pool.close();
-    await test.close();
-  });
+  after(() => bed.close());
 
   it('reads the watchlists afresh for its live runs once its refresh period has passed', async () => {
-    const matcher = new DetectionMatcher({
-      run: (job) => pool.run<MatchResult>(READ_HANDLERS.detectionMatch.name, job),
-      compile: compileSqliteSearch,
-      sink: test.container.services.detection,
-      enabledWatchlists: () => test.container.services.watchlists.enabledWatchlists(),
-      jobs: test.container.jobs,
-    }, { coalesceMs: 10, catchUpIntervalMs: 3_600_000, searchRefreshMs: 200 });
+    const matcher = bed.matcher({ coalesceMs: 10, catchUpIntervalMs: 3_600_000, searchRefreshMs: 200 });
     let watchlistId: number;
     try {
       matcher.start();

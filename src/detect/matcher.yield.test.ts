@@ -5,31 +5,22 @@
  * pass lasts long enough to be interrupted.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SQLITE_FILE } from '../db/open.js';
-import { SqliteReadPool } from '../db/dialects/sqlite-read-pool.js';
-import { as, startTestApp, type TestApp } from '../../test/support/app.js';
+import { as, type TestApp } from '../../test/support/app.js';
+import { startMatcherBed, type MatcherBed } from '../../test/support/matcher-bed.js';
 import { processEvents, registerSensor, uploadEvents } from '../../test/support/sensors.js';
-import type { MatchJob, MatchResult } from './match.plan.js';
-import { compileSqliteSearch } from './match-specs.sqlite.js';
-import { DetectionMatcher } from './matcher.js';
-import { READ_HANDLERS } from '../wiring/sqlite-read-stores.js';
 
 const T0 = Date.parse('2026-11-20T10:00:00.000Z');
 const WATCHLISTS = 20;
 
 describe('detection matcher: catch-up passes and live runs', () => {
+  let bed: MatcherBed;
   let test: TestApp;
-  let pool: SqliteReadPool;
   before(async () => {
-    test = await startTestApp({ detectionMatcherEnabled: false });
-    pool = new SqliteReadPool(join(test.config.dataDir, SQLITE_FILE), { workers: 1, handlers: { [READ_HANDLERS.detectionMatch.name]: READ_HANDLERS.detectionMatch.url } });
+    bed = await startMatcherBed();
+    test = bed.test;
   });
-  after(async () => {
-    await pool.close();
-    await test.close();
-  });
+  after(() => bed.close());
 
   it('runs a live run asked for during a catch-up pass before the rest of the pass', async () => {
     const ids: number[] = [];
@@ -42,17 +33,11 @@ describe('detection matcher: catch-up passes and live runs', () => {
       ids.push(response.json().id);
     }
     const jobs: string[] = [];
-    const matcher = new DetectionMatcher({
-      run: async (job: MatchJob) => {
-        jobs.push(job.kind === 'catch-up' && job.specs.length === 0 ? 'start' : job.kind);
-        if (job.kind === 'catch-up') await new Promise((resolve) => setTimeout(resolve, 20));
-        return pool.run<MatchResult>(READ_HANDLERS.detectionMatch.name, job);
-      },
-      compile: compileSqliteSearch,
-      sink: test.container.services.detection,
-      enabledWatchlists: () => test.container.services.watchlists.enabledWatchlists(),
-      jobs: test.container.jobs,
-    }, { coalesceMs: 10, catchUpIntervalMs: 3_600_000 });
+    const matcher = bed.matcher({ coalesceMs: 10, catchUpIntervalMs: 3_600_000 }, async (job, runOnPool) => {
+      jobs.push(job.kind === 'catch-up' && job.specs.length === 0 ? 'start' : job.kind);
+      if (job.kind === 'catch-up') await new Promise((resolve) => setTimeout(resolve, 20));
+      return runOnPool(job);
+    });
     try {
       matcher.start();
       const sensor = await registerSensor(test);
