@@ -3,7 +3,8 @@
 //
 // The PostgreSQL tests need a server: unless VIGIL_TEST_PG_URL names one, one embedded server
 // (test/support/postgres-server.ts) is started for the whole run and stopped after it.
-import { spawn, spawnSync } from 'node:child_process';
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -43,9 +44,35 @@ async function startPostgres() {
  */
 const BOTH_STORE_TESTS = /\.routes[.\w-]*\.test\.ts$|(^|\/)test\/(simulate[\w-]*|import|interface-spec\.examples|writes-under-ingest)\.test\.ts$/;
 
-function runTests(selected, env) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected], { stdio: 'inherit', env });
-  return result.status ?? 1;
+/**
+ * Suites that spend most of their time waiting on other processes (a browser, PostgreSQL, several
+ * `vigil serve`): a whole run gives them a lane of their own beside the rest, so the two cores of a
+ * CI machine are both busy and the run takes the time of its longer lane, not of both.
+ */
+const SIDE_LANE_TESTS = /\.browser\.test\.ts$|(^|\/)test\/[\w-]*\.postgres\.test\.ts$|(^|\/)test\/(migrate-store|cli-postgres)\.test\.ts$/;
+
+/** Runs the files with Node's test runner; resolves to its exit status and, when kept, its output. */
+function runTests(selected, env, { keepOutput = false } = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected], {
+    stdio: keepOutput ? ['ignore', 'pipe', 'pipe'] : 'inherit', env,
+  });
+  const output = [];
+  child.stdout?.on('data', (chunk) => output.push(chunk));
+  child.stderr?.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ status: code ?? 1, output: Buffer.concat(output) })));
+}
+
+/** Runs each step in turn; resolves to the first non-zero status (or 0) and all their output. */
+async function runLane(steps, env) {
+  let status = 0;
+  const output = [];
+  for (const { title, files, laneEnv } of steps) {
+    output.push(Buffer.from(`\n${title}\n\n`));
+    const result = await runTests(files, { ...env, ...laneEnv }, { keepOutput: true });
+    status ||= result.status;
+    output.push(result.output);
+  }
+  return { status, output: Buffer.concat(output) };
 }
 
 const files = ['src', 'test'].flatMap(testFiles).sort();
@@ -54,12 +81,24 @@ const selected = filter.length ? files.filter((f) => filter.some((part) => f.inc
 const postgres = process.env.VIGIL_TEST_PG_URL ? undefined : await startPostgres();
 try {
   const env = { ...process.env, VIGIL_TEST_PG_URL: process.env.VIGIL_TEST_PG_URL ?? postgres.url };
-  let status = runTests(selected, env);
-  if (!filter.length && !process.env.VIGIL_TEST_STORE) {
-    console.log('\nThe route and end-to-end tests again, with the app on PostgreSQL:\n');
-    status ||= runTests(files.filter((f) => BOTH_STORE_TESTS.test(f)), { ...env, VIGIL_TEST_STORE: 'postgres' });
+  if (filter.length || process.env.VIGIL_TEST_STORE) {
+    process.exitCode = (await runTests(selected, env)).status;
+  } else {
+    // The side lane's output is held back and printed whole after the main lane's, so the two
+    // reports do not interleave.
+    const side = runLane([
+      { title: 'The browser, two-server and PostgreSQL command tests:', files: files.filter((f) => SIDE_LANE_TESTS.test(f)) },
+      {
+        title: 'The route and end-to-end tests again, with the app on PostgreSQL:',
+        files: files.filter((f) => BOTH_STORE_TESTS.test(f)),
+        laneEnv: { VIGIL_TEST_STORE: 'postgres' },
+      },
+    ], env);
+    const main = await runTests(files.filter((f) => !SIDE_LANE_TESTS.test(f)), env);
+    const { status, output } = await side;
+    process.stdout.write(output);
+    process.exitCode = main.status || status;
   }
-  process.exitCode = status;
 } finally {
   await postgres?.stop();
 }
