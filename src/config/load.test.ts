@@ -27,4 +27,10 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ port: 70000 }), ConfigError);
     assert.throws(() => loadConfig({ logLevel: 'chatty' as never }), /logLevel/);
   });
+
+  it('wants the driver\'s statement limit longer than the search limit, which it would otherwise cut short', () => {
+    assert.throws(() => loadConfig({ searchTimeLimitMs: 60_000, databaseStatementTimeoutMs: 60_000 }), (error: unknown) =>
+      error instanceof ConfigError && /databaseStatementTimeoutMs .* searchTimeLimitMs/.test(error.message));
+    assert.equal(loadConfig({ searchTimeLimitMs: 60_000, databaseStatementTimeoutMs: 60_001 }).databaseStatementTimeoutMs, 60_001);
+  });
 });

@@ -29,5 +29,11 @@ export function loadConfig(overrides: Overrides = {}, env: Record<string, string
     const detail = problems.map((p) => `${p.path.slice(1) || '(config)'}: ${p.message}`).join('; ');
     throw new ConfigError(`Invalid configuration: ${detail}`);
   }
-  return Object.freeze(withDefaults as Config);
+  const config = withDefaults as Config;
+  // A search stopped by the database's own limit answers 504 with its reason; the driver's limit
+  // behind it only catches a database that stopped answering altogether.
+  if (config.databaseStatementTimeoutMs <= config.searchTimeLimitMs) {
+    throw new ConfigError(`Invalid configuration: databaseStatementTimeoutMs (${config.databaseStatementTimeoutMs}) must be longer than searchTimeLimitMs (${config.searchTimeLimitMs})`);
+  }
+  return Object.freeze(config);
 }

@@ -14,6 +14,19 @@ export const ConfigSchema = Type.Object(
       pattern: '^postgres(ql)?://',
       description: 'A PostgreSQL URL (postgres://user:password@host:5432/vigil): keep the data in that database instead of the embedded store in the data dir. Every Vigil server on one database needs the same secret key file.',
     })),
+    databasePoolSize: Type.Integer({
+      default: 10,
+      // Up to four search snapshots keep a connection each while clients page (ADR 0008), and
+      // the writer, the jobs and the requests need some beside them.
+      minimum: 8,
+      maximum: 1_000,
+      description: 'On PostgreSQL: connections each Vigil server keeps open at most (one more listens for the other servers\' changes). Mind max_connections: servers × (this + 1) must fit under it.',
+    }),
+    databaseStatementTimeoutMs: Type.Integer({
+      default: 120_000,
+      minimum: 1_000,
+      description: 'On PostgreSQL: a statement whose answer has not come after this long fails (503 with Retry-After) and its connection is closed, so a database that went silent (a network partition, a failover) cannot hold a request or the writer. Longer than searchTimeLimitMs; migrations have no limit.',
+    }),
     secretKeyFile: Type.Optional(Type.String({
       minLength: 1,
       description: 'File holding the key that seals install codes and feed credentials in the database (default: secrets.key in the data dir; created on first start). Keep it apart from the database\'s backups.',

@@ -25,6 +25,19 @@ async function withFreshDatabase(work: (url: string) => Promise<void>): Promise<
 }
 
 describe('opening PostgreSQL', () => {
+  it('opens the pool the settings ask for: its size and its statement limit', async () => {
+    await withFreshDatabase(async (url) => {
+      const opened = await openConfiguredDatabase(loadConfig({ databaseUrl: url, databasePoolSize: 12, databaseStatementTimeoutMs: 45_000 }));
+      try {
+        const { options } = (opened.db as PostgresDatabase).pool;
+        assert.equal(options.max, 12);
+        assert.equal((options as { query_timeout?: number }).query_timeout, 45_000);
+      } finally {
+        await opened.db.close();
+      }
+    });
+  });
+
   it('migrates a fresh database once when several servers start on it together', async () => {
     await withFreshDatabase(async (url) => {
       const config = loadConfig({ databaseUrl: url });

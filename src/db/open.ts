@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { SqlDatabase } from './database.js';
-import { PostgresDatabase } from './dialects/postgres.js';
+import { PostgresDatabase, type PostgresOpenOptions } from './dialects/postgres.js';
 import { LockWaiters } from './dialects/sqlite-lock-waiters.js';
 import { SqliteDatabase } from './dialects/sqlite.js';
 import { DatabaseUnavailable } from './errors.js';
@@ -38,7 +38,7 @@ export interface OpenedDatabase {
 }
 
 export async function openConfiguredDatabase(config: Config): Promise<OpenedDatabase> {
-  if (config.databaseUrl !== undefined) return openPostgres(config.databaseUrl);
+  if (config.databaseUrl !== undefined) return openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize, statementTimeoutMs: config.databaseStatementTimeoutMs });
   const { db, migration } = await openSqlite(config);
   return { db, migration, where: join(config.dataDir, SQLITE_FILE) };
 }
@@ -65,16 +65,20 @@ async function openSqlite(config: Config): Promise<{ db: SqliteDatabase; migrati
   }
 }
 
-async function openPostgres(url: string): Promise<OpenedDatabase> {
+async function openPostgres(url: string, options: PostgresOpenOptions): Promise<OpenedDatabase> {
   const where = withoutPassword(url);
-  const db = PostgresDatabase.open(url);
+  // Migrations run on connections of their own with no statement limit: building an index on a
+  // large table, or waiting for another server's migrations, may rightly take longer.
+  const migrator = PostgresDatabase.open(url, { poolSize: 2 });
+  let migration: MigrationReport;
   try {
-    const migration = await migrateUnderLock(db, postgresMigrations);
-    return { db, migration, where };
+    migration = await migrateUnderLock(migrator, postgresMigrations);
   } catch (error) {
-    await db.close();
     throw openFailure(error, where);
+  } finally {
+    await migrator.close();
   }
+  return { db: PostgresDatabase.open(url, options), migration, where };
 }
 
 /** Applies what is pending, one server at a time: the others wait for the lock, then find nothing left to apply. */

@@ -23,6 +23,12 @@ import { positionalPlaceholders } from './sql-placeholders.js';
 export interface PostgresOpenOptions {
   /** Connections this process keeps open at most. */
   poolSize?: number | undefined;
+  /**
+   * How long a statement's answer may take before it fails and its connection is closed (none
+   * when absent): a database that vanished without closing its connections (a partition, a
+   * failover) must not hold a request or the writer forever.
+   */
+  statementTimeoutMs?: number | undefined;
   /** Shown in pg_stat_activity, to tell the servers on one database apart. */
   applicationName?: string | undefined;
 }
@@ -61,10 +67,15 @@ const NOT_IN_PREREQUISITE_STATE = '55000';
  */
 function isUnreachable(error: unknown): boolean {
   const code = sqlState(error);
-  if (code === undefined) return error instanceof Error && /Connection terminated|connect ECONN|timeout exceeded when trying to connect|connection error and is not queryable/.test(error.message);
+  if (code === undefined) return isAnswerOverdue(error) || (error instanceof Error && /Connection terminated|connect ECONN|timeout exceeded when trying to connect|connection error and is not queryable/.test(error.message));
   if (code === NOT_IN_PREREQUISITE_STATE) return error instanceof Error && /not currently accepting connections/.test(error.message);
   return code.startsWith('08') || code.startsWith('53') || code.startsWith('57P') || code === 'ECONNREFUSED' || code === 'ECONNRESET'
     || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH';
+}
+
+/** The driver gave up waiting for a statement's answer (statementTimeoutMs): the connection cannot be trusted again. */
+function isAnswerOverdue(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Query read timeout';
 }
 
 export function translatePostgresError(error: unknown): unknown {
@@ -109,6 +120,12 @@ export class PostgresDatabase extends PostgresExecutor implements SqlDatabase {
       application_name: options.applicationName ?? 'vigil',
       // A database that is down fails a request within seconds rather than hanging it.
       connectionTimeoutMillis: 5_000,
+      // A statement sent to a database that went silent fails after this long; the pool then
+      // closes its connection (a failed pool query releases the client with its error).
+      ...(options.statementTimeoutMs === undefined ? {} : { query_timeout: options.statementTimeoutMs }),
+      // Idle connections to a database that went silent are found out by the kernel's probes.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     // An idle connection the server closed (a restart, a failover) is dropped from the pool and
     // replaced on the next checkout; without a listener it would crash the process.
@@ -134,7 +151,10 @@ export class PostgresDatabase extends PostgresExecutor implements SqlDatabase {
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+        // After an overdue answer the connection is still waiting for it: a ROLLBACK would only
+        // queue behind it. Closing the connection rolls the transaction back on the server.
+        if (isAnswerOverdue(error)) broken = error as Error;
+        else await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
         const code = sqlState(error);
         const retry = (code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED) && attempt < MOST_TRANSACTION_ATTEMPTS;
         if (!retry) throw translatePostgresError(error);
