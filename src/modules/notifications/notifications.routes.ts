@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { NotificationsService } from './notifications.service.js';
-import { ChannelParams, ChannelState, ChannelTestQuery, ChannelTestReply } from './notifications.schemas.js';
+import { ChannelParams, ChannelState, ChannelTestQuery, ChannelTestReply, DiscardFailedReply, RetryFailedReply } from './notifications.schemas.js';
 
 export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationsService }> = async (app, { notifications }) => {
   const tags = ['notifications'];
@@ -24,4 +24,18 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ notifications: Not
       params: ChannelParams, querystring: ChannelTestQuery, response: { 200: ChannelTestReply },
     },
   }, (request) => notifications.test(request.principal, request.params.channel, request.query));
+
+  app.post('/api/v1/notifications/channels/:channel/retry', {
+    schema: {
+      tags, summary: 'Send the channel\'s failed notifications again, with a new round of tries (global admin)',
+      params: ChannelParams, response: { 200: RetryFailedReply },
+    },
+  }, (request) => notifications.retryFailed(request.principal, request.params.channel));
+
+  app.delete('/api/v1/notifications/channels/:channel/failed', {
+    schema: {
+      tags, summary: 'Delete the channel\'s failed notifications (global admin)',
+      params: ChannelParams, response: { 200: DiscardFailedReply },
+    },
+  }, (request) => notifications.discardFailed(request.principal, request.params.channel));
 };

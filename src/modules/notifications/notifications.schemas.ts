@@ -31,3 +31,13 @@ export const ChannelTestReply = Type.Object({
   channel: Type.String(),
   target: Type.String(),
 });
+
+export const RetryFailedReply = Type.Object({
+  channel: Type.String(),
+  requeued: Type.Integer({ description: 'Failed notifications put back to be sent, with a new round of tries.' }),
+});
+
+export const DiscardFailedReply = Type.Object({
+  channel: Type.String(),
+  deleted: Type.Integer({ description: 'Failed notifications deleted.' }),
+});

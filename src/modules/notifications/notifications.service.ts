@@ -36,6 +36,18 @@ export class NotificationsService {
     return { result: 'success' as const, channel, target: sender.target };
   }
 
+  /** Sends the channel's given-up notifications again, from now, once its receiver is fixed. */
+  async retryFailed(actor: Principal, channel: ChannelName, nowMs = Date.now()) {
+    requireGlobalAdmin(actor, 'retry failed notifications');
+    return { channel, requeued: await this.store.requeueFailed(channel, nowMs) };
+  }
+
+  /** Forgets the channel's given-up notifications (they will not be sent). */
+  async discardFailed(actor: Principal, channel: ChannelName) {
+    requireGlobalAdmin(actor, 'discard failed notifications');
+    return { channel, deleted: await this.store.deleteFailed(channel) };
+  }
+
   /** Why notifications need attention (a channel is failing), or null. */
   async warning(): Promise<string | null> {
     const failing = (await this.states()).filter((state) => state.failing);

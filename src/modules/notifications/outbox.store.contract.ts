@@ -42,6 +42,21 @@ export function outboxStoreContract(fresh: () => Promise<SqlDatabase>): void {
     }]);
   });
 
+  it('puts a channel\'s failed entries back with a new round of tries, or deletes them, leaving other channels alone', async () => {
+    const db = await fresh();
+    const store = new SqlOutboxStore(db);
+    for (const id of ['a', 'b']) await queue(db, id, 'http_post');
+    await queue(db, 'c', 'syslog');
+    for (const entry of await store.due(T0, 10)) await store.markFailed(entry.id, 'HTTP 500', T0 + 1);
+    assert.equal(await store.requeueFailed('http_post', T0 + 50), 2);
+    assert.deepEqual(await store.due(T0 + 49, 10), []);
+    assert.deepEqual((await store.due(T0 + 50, 10)).map((e) => [e.notificationId, e.attempts]), [['a', 0], ['b', 0]]);
+    assert.equal(await store.requeueFailed('http_post', T0 + 60), 0, 'nothing failed is left');
+    assert.equal(await store.deleteFailed('http_post'), 0, 'pending entries are not deleted');
+    assert.equal(await store.deleteFailed('syslog'), 1);
+    assert.deepEqual((await store.channelCounts()).map((c) => [c.channel, c.pending, c.failed]), [['http_post', 2, 0]]);
+  });
+
   it('counts each channel apart, and forgets sent entries past their time', async () => {
     const db = await fresh();
     const store = new SqlOutboxStore(db);

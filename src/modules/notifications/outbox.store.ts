@@ -43,6 +43,10 @@ export interface OutboxStore {
   channelCounts(): Promise<ChannelCounts[]>;
   /** Deletes entries sent before `beforeMs`; how many. */
   pruneSent(beforeMs: number): Promise<number>;
+  /** Gives the channel's failed entries a new round of tries, due at `nowMs`; how many. */
+  requeueFailed(channel: ChannelName, nowMs: number): Promise<number>;
+  /** Deletes the channel's failed entries; how many. */
+  deleteFailed(channel: ChannelName): Promise<number>;
   /** Email addresses of those users (by id or username) that have one. */
   recipientEmails(users: readonly (number | string)[]): Promise<string[]>;
 }
@@ -128,6 +132,19 @@ export class SqlOutboxStore implements OutboxStore {
 
   async pruneSent(beforeMs: number): Promise<number> {
     return (await this.db.run("DELETE FROM notification_outbox WHERE state = 'sent' AND sent_ms < ?", [beforeMs])).changes;
+  }
+
+  async requeueFailed(channel: ChannelName, nowMs: number): Promise<number> {
+    // Their count of tries starts again, so they get the whole schedule of retries; the last
+    // error stays, as the channel's history.
+    return (await this.db.run(
+      "UPDATE notification_outbox SET state = 'pending', attempts = 0, next_attempt_ms = ? WHERE channel = ? AND state = 'failed'",
+      [nowMs, channel],
+    )).changes;
+  }
+
+  async deleteFailed(channel: ChannelName): Promise<number> {
+    return (await this.db.run("DELETE FROM notification_outbox WHERE channel = ? AND state = 'failed'", [channel])).changes;
   }
 
   async recipientEmails(users: readonly (number | string)[]): Promise<string[]> {
