@@ -3,9 +3,9 @@ import { useState } from 'preact/hooks';
 import { get, post, put } from '../api.js';
 import { count, when } from '../format.js';
 import { useLoad } from '../use-load.js';
+import { TeamsSection } from './teams-section.js';
 
 interface User { username: string; first_name: string; last_name: string; email: string; global_admin: boolean; teams: { id: number; name: string }[] }
-interface Team { id: number; name: string; group_access: { group_id: number; group_name: string; access_category: string }[] }
 interface Group { id: number; name: string }
 interface Ban { md5hash: string; text: string | null; enabled: boolean; block_count: string | number; last_block_time: string | null; last_block_hostname: string | null }
 interface Partition { name: string; status: string; info: { sizeInBytes: number; numDocs: number; startDate: string; endDate: string | null } }
@@ -35,21 +35,6 @@ function Users() {
         <button type="submit">Create user</button>
         {status && <span role="status">{status}</span>}
       </form>
-    </section>
-  );
-}
-
-function Teams() {
-  const teams = useLoad('teams', () => get<Team[]>('/api/teams'));
-  return (
-    <section aria-labelledby="teams-heading">
-      <h2 id="teams-heading">Teams</h2>
-      <table class="results">
-        <thead><tr><th scope="col">Team</th><th scope="col">Group access</th></tr></thead>
-        <tbody>{(teams.data ?? []).map((t) => (
-          <tr key={t.id}><td>{t.name}</td><td>{t.group_access.map((a) => `${a.group_name}: ${a.access_category}`).join('; ')}</td></tr>
-        ))}</tbody>
-      </table>
     </section>
   );
 }
@@ -112,7 +97,7 @@ export function AdminPage() {
     <div>
       <h1>Administration</h1>
       <Users />
-      <Teams />
+      <TeamsSection />
       <Groups />
       <Bans />
       <Partitions />
