@@ -13,6 +13,7 @@ import { BUILT_CONSOLE_DIR, consoleBuilt } from '../../src/http/console-static.j
 import { loadOrCreateCertificate } from '../../src/http/tls.js';
 import { as, startListeningTestApp, type ListeningTestApp } from '../support/app.js';
 import { browserMissing, launchBrowser, watchedPage, type WatchedPage } from '../support/browser.js';
+import { cbfeed, startFeedServer } from '../support/feeds.js';
 import { ANALYST, seedConsoleData, type ConsoleData } from '../support/console-data.js';
 import { tempDir } from '../support/temp.js';
 
@@ -62,6 +63,52 @@ describe('the console\'s editing and administration pages in a browser', { skip 
     assert.deepEqual(saved.group_access.map((a: { group_id: number; access_category: string }) => [a.group_id, a.access_category]), [[1, 'Viewer']]);
     assert.equal(await page.getByLabel('Responders: access to Default Group').inputValue(), 'Viewer');
     await watched.check('admin-teams');
+  });
+
+  it('edits a watchlist: its name, its query and the actions its hits trigger', async () => {
+    const { page } = watched;
+    await page.getByRole('link', { name: 'Watchlists' }).click();
+    await page.getByRole('button', { name: 'Edit Shells' }).click();
+    const form = page.getByRole('form', { name: 'Edit Shells' });
+    await form.getByLabel('Raise alerts').waitFor();
+    assert.equal(await form.getByLabel('Raise alerts').isChecked(), true);
+    await form.getByLabel('Name').fill('Shells and scripts');
+    await form.getByLabel('Query').fill('process_name:cmd.exe or process_name:powershell.exe');
+    await form.getByLabel('Raise alerts').uncheck();
+    await form.getByLabel('Syslog').check();
+    await watched.check('watchlist-edit');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Watchlist Shells and scripts saved.' }).waitFor();
+    await page.getByRole('link', { name: 'Shells and scripts' }).waitFor();
+    const watchlists = (await api('/api/v1/watchlist')).json() as { id: string; name: string; search_query: string }[];
+    const edited = watchlists.find((w) => w.name === 'Shells and scripts')!;
+    assert.equal(new URLSearchParams(edited.search_query).get('q'), 'process_name:cmd.exe or process_name:powershell.exe');
+    const actions = (await api(`/api/v1/watchlist/${edited.id}/action_type`)).json() as { type: string; enabled: boolean }[];
+    assert.deepEqual(actions.filter((a) => a.enabled).map((a) => a.type), ['syslog']);
+  });
+
+  it('adds a feed from its URL, synchronizes it, and shows its reports with their scores', async () => {
+    const { page } = watched;
+    const server = await startFeedServer();
+    try {
+      server.serve(cbfeed('intel', [{ id: 'apt-1', title: 'APT one', score: 75, iocs: { md5: ['a'.repeat(32)] } }]));
+      await page.getByRole('link', { name: 'Feeds' }).click();
+      await page.getByLabel('Feed URL').fill(server.url);
+      await page.getByRole('button', { name: 'Add feed' }).click();
+      await page.getByRole('status').filter({ hasText: 'Feed intel feed added.' }).waitFor();
+      await page.getByRole('row', { name: /APT one 75/ }).waitFor();
+      server.serve(cbfeed('intel', [
+        { id: 'apt-1', title: 'APT one', score: 75, iocs: { md5: ['a'.repeat(32)] } },
+        { id: 'apt-2', title: 'APT two', score: 20, iocs: { md5: ['b'.repeat(32)] } },
+      ]));
+      await page.getByRole('button', { name: 'Synchronize intel feed' }).click();
+      await page.getByRole('status').filter({ hasText: 'intel feed synchronized.' }).waitFor();
+      await page.getByRole('row', { name: /APT two 20/ }).waitFor();
+      await watched.check('feeds-added');
+      assert.ok(server.requests >= 2);
+    } finally {
+      await server.close();
+    }
   });
 
   it('saw no console error and no failed request', () => {
