@@ -111,6 +111,19 @@ describe('the console\'s editing and administration pages in a browser', { skip 
     }
   });
 
+  it('refines the alert search with its facets', async () => {
+    const { page } = watched;
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    await page.getByText(`All ${data.alerts} that match`).waitFor();
+    const facets = page.getByRole('complementary', { name: 'Facets' });
+    await facets.getByRole('heading', { name: 'Watchlist' }).waitFor();
+    await facets.getByRole('button', { name: 'CORP\\mallory' }).click();
+    await page.getByText('All 1 that match').waitFor();
+    assert.equal(await page.getByRole('combobox', { name: 'Query' }).inputValue(), 'username:"CORP\\\\mallory"');
+    await page.getByRole('cell', { name: 'WIN-TEST-01' }).waitFor();
+    await watched.check('alerts-facets');
+  });
+
   it('saw no console error and no failed request', () => {
     assert.ok(data.alerts > 0);
     assert.deepEqual(watched.problems(), []);
