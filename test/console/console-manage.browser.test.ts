@@ -15,6 +15,8 @@ import { as, startListeningTestApp, type ListeningTestApp } from '../support/app
 import { browserMissing, launchBrowser, watchedPage, type WatchedPage } from '../support/browser.js';
 import { cbfeed, startFeedServer } from '../support/feeds.js';
 import { ANALYST, seedConsoleData, type ConsoleData } from '../support/console-data.js';
+import { activeSession, instructionsOfType, type Instruction } from '../support/live-response.js';
+import { checkin } from '../support/sensors.js';
 import { tempDir } from '../support/temp.js';
 
 const skip = browserMissing() ?? (consoleBuilt(BUILT_CONSOLE_DIR) ? undefined : 'the console is not built (npm run build)');
@@ -122,6 +124,28 @@ describe('the console\'s editing and administration pages in a browser', { skip 
     assert.equal(await page.getByRole('combobox', { name: 'Query' }).inputValue(), 'username:"CORP\\\\mallory"');
     await page.getByRole('cell', { name: 'WIN-TEST-01' }).waitFor();
     await watched.check('alerts-facets');
+  });
+
+  it('puts a file on the host through live response, the command echoed once', async () => {
+    const { page } = watched;
+    const sessionId = await activeSession(test, data.sensor);
+    await page.goto(`${test.url}/#/live/${sessionId}`);
+    await page.getByText(/: active$/).waitFor();
+    const content = Buffer.from('tool the analyst sends');
+    await page.getByLabel('File to put').setInputFiles({ name: 'tool.txt', mimeType: 'text/plain', buffer: content });
+    await page.getByLabel('Command').fill('put c:\\temp\\tool.txt');
+    await page.getByLabel('Command').press('Enter');
+    await page.getByText(/queued as command \d+/).waitFor();
+    let delivered: Instruction[] = [];
+    while (delivered.length === 0) delivered = (await instructionsOfType(test, data.sensor, 'live_response')).instructions;
+    const payload = delivered[0]!.payload as { name: string; object: string; file_id: number };
+    assert.deepEqual([payload.name, payload.object], ['put file', 'c:\\temp\\tool.txt']);
+    const sent = await api(`/api/v1/cblr/session/${sessionId}/file/${payload.file_id}/content`);
+    assert.deepEqual(sent.rawPayload, content);
+    await checkin(test, data.sensor, { completed: [{ id: delivered[0]!.id, result: { status: 'complete' } }] });
+    await page.locator('.terminal').getByText(/"status": "complete"/).waitFor();
+    assert.equal(await page.locator('.terminal .prompt').count(), 1, 'the command is echoed once');
+    await watched.check('live-response-put');
   });
 
   it('saw no console error and no failed request', () => {
