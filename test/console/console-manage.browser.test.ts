@@ -16,6 +16,7 @@ import { browserMissing, launchBrowser, watchedPage, type WatchedPage } from '..
 import { cbfeed, startFeedServer } from '../support/feeds.js';
 import { ANALYST, seedConsoleData, type ConsoleData } from '../support/console-data.js';
 import { activeSession, instructionsOfType, type Instruction } from '../support/live-response.js';
+import { backdatePartitions } from '../support/partitions.js';
 import { checkin } from '../support/sensors.js';
 import { tempDir } from '../support/temp.js';
 
@@ -146,6 +147,19 @@ describe('the console\'s editing and administration pages in a browser', { skip 
     await page.locator('.terminal').getByText(/"status": "complete"/).waitFor();
     assert.equal(await page.locator('.terminal .prompt').count(), 1, 'the command is echoed once');
     await watched.check('live-response-put');
+  });
+
+  it('shows the storage partitions with the disk forecast', async () => {
+    const { page } = watched;
+    await backdatePartitions(test, 2 * 86_400_000);
+    await page.goto(`${test.url}/#/admin`);
+    const forecast = page.getByRole('definition').filter({ hasText: /a day/ });
+    await forecast.waitFor();
+    assert.match(await forecast.textContent() ?? '', /^\d+\.\d MB a day \(measured over 2 days since \d{4}-\d{2}-\d{2} /);
+    assert.match(await page.getByRole('definition').filter({ hasText: /free of/ }).textContent() ?? '', /^\d+\.\d GB free of \d+\.\d GB$/);
+    assert.match(await page.getByRole('definition').filter({ hasText: /days$/ }).textContent() ?? '', /^[\d,.]+ days$/);
+    await page.getByRole('cell', { name: 'writer' }).waitFor();
+    await watched.check('admin-partitions');
   });
 
   it('saw no console error and no failed request', () => {
