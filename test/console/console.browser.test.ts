@@ -15,17 +15,9 @@ import { as, startListeningTestApp, type ListeningTestApp } from '../support/app
 import { browserMissing, launchBrowser, watchedPage, type WatchedPage } from '../support/browser.js';
 import { ANALYST, BUSY_EVENTS, BUSY_PID, PLANTED, seedConsoleData, type ConsoleData } from '../support/console-data.js';
 import { instructionsOfType, SIMULATED_ATTACH } from '../support/live-response.js';
+import { timeShown } from '../support/render-timing.js';
 import { checkin } from '../support/sensors.js';
 import { tempDir } from '../support/temp.js';
-
-/**
- * Milliseconds from the end of the last API response whose URL contains `part` to now: an upper
- * bound of the time the page took to show it, as `now` comes after the test saw it shown.
- */
-const SINCE_RESPONSE = (part: string) => `(() => {
-  const entry = performance.getEntriesByType('resource').filter((r) => r.name.includes(${JSON.stringify(part)})).pop();
-  return entry ? Math.round(performance.now() - entry.responseEnd) : -1;
-})()`;
 
 const skip = browserMissing() ?? (consoleBuilt(BUILT_CONSOLE_DIR) ? undefined : 'the console is not built (npm run build)');
 
@@ -78,9 +70,8 @@ describe('the analyst console in a browser', { skip }, () => {
     await watched.check('search-syntax-error');
 
     await box.fill('process_name:cmd.exe');
-    await box.press('Enter');
-    await page.getByText('1–3 of 3').waitFor();
-    t.diagnostic(`results shown within ${await page.evaluate(SINCE_RESPONSE('/api/v1/process?'))} ms of the API's answer`);
+    const shown = await timeShown(page, () => box.press('Enter'), '.pager', '1–3 of 3', '/api/v1/process?');
+    t.diagnostic(`results painted ${Math.round(shown.painted)} ms after the API's answer`);
     assert.match(page.url(), /#\/search\?q=process_name%3Acmd\.exe/);
     await watched.check('search-results');
   });
@@ -204,9 +195,9 @@ describe('the analyst console in a browser', { skip }, () => {
     // The server never received busy.exe's binary: its summary is a 404, which the page explains.
     watched.expect(404, /\/api\/v1\/binary\/e{32}\/summary$/);
     await page.goto(`${test.url}/#/search?q=process_pid%3A${BUSY_PID}`);
-    await page.getByRole('link', { name: 'busy.exe' }).click();
-    await page.getByText(`${BUSY_EVENTS.toLocaleString('en-US')} of ${BUSY_EVENTS.toLocaleString('en-US')} events`).waitFor();
-    t.diagnostic(`${BUSY_EVENTS} events shown within ${await page.evaluate(SINCE_RESPONSE('/event'))} ms of the API's answer`);
+    const all = `${BUSY_EVENTS.toLocaleString('en-US')} of ${BUSY_EVENTS.toLocaleString('en-US')} events`;
+    const shown = await timeShown(page, () => page.getByRole('link', { name: 'busy.exe' }).click(), 'p.muted', all, '/event');
+    t.diagnostic(`${BUSY_EVENTS} events painted ${Math.round(shown.painted)} ms after the API's answer`);
     assert.ok(await page.locator('.event').count() < 100, 'rows outside the view are not rendered');
     await page.locator('.timeline-view').evaluate((view) => { view.scrollTop = view.scrollHeight; });
     await page.getByText('created c:\\temp\\f-09999.txt').waitFor();
