@@ -1,16 +1,19 @@
 /**
  * The analyst console end to end in Chromium, against a real server over HTTPS serving the built
- * console (npm run build first): log in, search with a syntax error then a good query, refine by
- * a facet, open a process, its tree and timeline, ban its hash, isolate its sensor and see the
- * sensor confirm it, and prove that planted markup stays text. Every page is checked with axe
+ * console and the CLI (npm run build first): log in, search with a syntax error then a good query,
+ * refine by a facet, open a process, its tree and timeline, ban its hash, isolate a sensor of a
+ * running `vigil simulate` and see the sensor confirm it, and prove that planted markup stays text. Every page is checked with axe
  * and screenshotted; no console error and no failed request beyond the expected 400.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { BUILT_CONSOLE_DIR, consoleBuilt } from '../../src/http/console-static.js';
 import { loadOrCreateCertificate } from '../../src/http/tls.js';
+import { Endpoint } from '../../src/sensor/endpoint.js';
 import { as, startListeningTestApp, type ListeningTestApp } from '../support/app.js';
 import { browserMissing, launchBrowser, watchedPage, type WatchedPage } from '../support/browser.js';
 import { ANALYST, BUSY_EVENTS, BUSY_PID, PLANTED, seedConsoleData, type ConsoleData } from '../support/console-data.js';
@@ -18,8 +21,13 @@ import { instructionsOfType, SIMULATED_ATTACH } from '../support/live-response.j
 import { timeShown } from '../support/render-timing.js';
 import { checkin } from '../support/sensors.js';
 import { tempDir } from '../support/temp.js';
+import { BIN } from '../support/vigil-cli.js';
 
-const skip = browserMissing() ?? (consoleBuilt(BUILT_CONSOLE_DIR) ? undefined : 'the console is not built (npm run build)');
+/** The seed of the simulated sensor isolated below: it names the host. */
+const SIMULATED_SEED = 'console-isolation';
+
+const skip = browserMissing() ?? (consoleBuilt(BUILT_CONSOLE_DIR) && existsSync(join(dirname(BIN), '../dist/cli/main.js'))
+  ? undefined : 'the console or the CLI is not built (npm run build)');
 
 describe('the analyst console in a browser', { skip }, () => {
   let test: ListeningTestApp;
@@ -27,6 +35,7 @@ describe('the analyst console in a browser', { skip }, () => {
   let watched: WatchedPage;
   let data: ConsoleData;
   let dir: string;
+  let simulator: ChildProcess | undefined;
 
   before(async () => {
     dir = tempDir('vigil-console-');
@@ -39,6 +48,7 @@ describe('the analyst console in a browser', { skip }, () => {
     watched.page.setDefaultTimeout(30_000);
   });
   after(async () => {
+    simulator?.kill();
     await browser?.close();
     await test?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -132,15 +142,21 @@ describe('the analyst console in a browser', { skip }, () => {
     assert.equal(ban.statusCode, 200, ban.body);
   });
 
-  it('isolates the sensor and shows the state honestly until the sensor confirms it', async () => {
+  it('isolates a sensor of a running `vigil simulate` and shows the state honestly until the sensor confirms it', async () => {
     const { page } = watched;
+    // The compiled CLI, as an administrator runs it: one sensor, a trickle of events, quick check-ins.
+    simulator = spawn(process.execPath, [
+      BIN, 'simulate', '--server', test.url, '--token', test.adminToken, '--seed', SIMULATED_SEED,
+      '--sensors', '1', '--duration', '120', '--rate', '1', '--checkin-interval', '0.5',
+    ], { stdio: 'ignore' });
+    const hostname = new Endpoint({ seed: SIMULATED_SEED, index: 0, startMs: 0 }).facts.computer_name;
     await page.getByRole('link', { name: 'Sensors' }).click();
-    await page.getByRole('button', { name: 'Isolate WIN-TEST-01' }).click();
+    await page.getByRole('button', { name: `Isolate ${hostname}` }).click();
     await page.getByText('isolation requested, waiting for the sensor').waitFor();
-    await checkin(test, data.sensor, { is_isolating: true });
     await page.getByText('isolated (confirmed)').waitFor();
     assert.equal(await page.getByRole('alert').count(), 0, 'no error shown');
     await watched.check('sensors');
+    simulator.kill();
   });
 
   it('opens a live response session and shows a command\'s output when the sensor answers', async () => {
