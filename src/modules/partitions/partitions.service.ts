@@ -1,8 +1,8 @@
 /**
  * Storage partitions (reference admin §5): list, roll over, mount, unmount, delete, and Vigil's
- * disk forecast (storage-forecast.ts). Global
- * administrators only, as in Carbon Black (cbapi tolerates the 403 other users get when it
- * connects). The changes themselves run on the event writer (PartitionWriter).
+ * disk forecast (storage-forecast.ts). Global administrators only, as in Carbon Black (cbapi
+ * tolerates the 403 other users get when it connects). The changes themselves run on the event
+ * writer (PartitionWriter).
  */
 import { InvalidRequestError, NotFoundError } from '../../domain/errors.js';
 import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';

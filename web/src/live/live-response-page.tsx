@@ -69,9 +69,10 @@ export function LiveResponsePage({ id }: { id: string }) {
       setLines((all) => all.map((line) => (line.key === key ? { key, input, output, ...(fileId === undefined ? {} : { fileId }) } : line)));
     if (!name) return say(`unknown command; use one of: ${Object.keys(COMMANDS).join(', ')}`);
     const object = rest.join(' ');
-    if (name === 'put file' && (!file || !object)) return say('put needs a file chosen below and the path to write it to on the host: put c:\\temp\\tool.exe');
+    const putting = name === 'put file' ? file : undefined;
+    if (name === 'put file' && (!putting || !object)) return say('put needs a file chosen below and the path to write it to on the host: put c:\\temp\\tool.exe');
     try {
-      const sent = name === 'put file' ? await upload<{ id: number }>(`/api/v1/cblr/session/${id}/file`, 'file', file!) : undefined;
+      const sent = putting ? await upload<{ id: number }>(`/api/v1/cblr/session/${id}/file`, 'file', putting) : undefined;
       const queued = await post<{ id: number }>(`/api/v1/cblr/session/${id}/command`, { name, ...(object ? { object } : {}), ...(sent ? { file_id: sent.id } : {}) });
       say(`queued as command ${queued.id}, waiting for the sensor…`);
       if (sent) { setFile(undefined); if (fileInput.current) fileInput.current.value = ''; }
