@@ -211,7 +211,9 @@ export async function createContainer(config: Config): Promise<Container> {
     sites: new SitesService(new SqlSitesStore(db)),
     info: new InfoService(VIGIL_VERSION, { liveResponse: config.liveResponseEnabled, banning: true }, () => storage.storageWarning(),
       () => notifications.warning()),
-    partitions: new PartitionsService(partitionsStore, eventStore, stores.partitionLocation, () => void storage.purgeSoon()),
+    partitions: new PartitionsService(
+      partitionsStore, eventStore, stores.partitionLocation, () => void storage.purgeSoon(), () => stores.eventDisk(),
+    ),
     ingressFilters,
     sensors,
     bans,

@@ -1,33 +1,33 @@
 /**
  * The analyst console end to end in Chromium, against a real server over HTTPS serving the built
- * console (npm run build first): log in, search with a syntax error then a good query, refine by
- * a facet, open a process, its tree and timeline, ban its hash, isolate its sensor and see the
- * sensor confirm it, and prove that planted markup stays text. Every page is checked with axe
+ * console and the CLI (npm run build first): log in, search with a syntax error then a good query,
+ * refine by a facet, open a process, its tree and timeline, ban its hash, isolate a sensor of a
+ * running `vigil simulate` and see the sensor confirm it, and prove that planted markup stays text. Every page is checked with axe
  * and screenshotted; no console error and no failed request beyond the expected 400.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { BUILT_CONSOLE_DIR, consoleBuilt } from '../../src/http/console-static.js';
 import { loadOrCreateCertificate } from '../../src/http/tls.js';
+import { Endpoint } from '../../src/sensor/endpoint.js';
 import { as, startListeningTestApp, type ListeningTestApp } from '../support/app.js';
 import { browserMissing, launchBrowser, watchedPage, type WatchedPage } from '../support/browser.js';
 import { ANALYST, BUSY_EVENTS, BUSY_PID, PLANTED, seedConsoleData, type ConsoleData } from '../support/console-data.js';
 import { instructionsOfType, SIMULATED_ATTACH } from '../support/live-response.js';
+import { timeShown } from '../support/render-timing.js';
 import { checkin } from '../support/sensors.js';
 import { tempDir } from '../support/temp.js';
+import { BIN } from '../support/vigil-cli.js';
 
-/**
- * Milliseconds from the end of the last API response whose URL contains `part` to now: an upper
- * bound of the time the page took to show it, as `now` comes after the test saw it shown.
- */
-const SINCE_RESPONSE = (part: string) => `(() => {
-  const entry = performance.getEntriesByType('resource').filter((r) => r.name.includes(${JSON.stringify(part)})).pop();
-  return entry ? Math.round(performance.now() - entry.responseEnd) : -1;
-})()`;
+/** The seed of the simulated sensor isolated below: it names the host. */
+const SIMULATED_SEED = 'console-isolation';
 
-const skip = browserMissing() ?? (consoleBuilt(BUILT_CONSOLE_DIR) ? undefined : 'the console is not built (npm run build)');
+const skip = browserMissing() ?? (consoleBuilt(BUILT_CONSOLE_DIR) && existsSync(join(dirname(BIN), '../dist/cli/main.js'))
+  ? undefined : 'the console or the CLI is not built (npm run build)');
 
 describe('the analyst console in a browser', { skip }, () => {
   let test: ListeningTestApp;
@@ -35,6 +35,7 @@ describe('the analyst console in a browser', { skip }, () => {
   let watched: WatchedPage;
   let data: ConsoleData;
   let dir: string;
+  let simulator: ChildProcess | undefined;
 
   before(async () => {
     dir = tempDir('vigil-console-');
@@ -47,6 +48,7 @@ describe('the analyst console in a browser', { skip }, () => {
     watched.page.setDefaultTimeout(30_000);
   });
   after(async () => {
+    simulator?.kill();
     await browser?.close();
     await test?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -78,9 +80,8 @@ describe('the analyst console in a browser', { skip }, () => {
     await watched.check('search-syntax-error');
 
     await box.fill('process_name:cmd.exe');
-    await box.press('Enter');
-    await page.getByText('1–3 of 3').waitFor();
-    t.diagnostic(`results shown within ${await page.evaluate(SINCE_RESPONSE('/api/v1/process?'))} ms of the API's answer`);
+    const shown = await timeShown(page, () => box.press('Enter'), '.pager', '1–3 of 3', '/api/v1/process?');
+    t.diagnostic(`results painted ${Math.round(shown.painted)} ms after the API's answer`);
     assert.match(page.url(), /#\/search\?q=process_name%3Acmd\.exe/);
     await watched.check('search-results');
   });
@@ -141,15 +142,21 @@ describe('the analyst console in a browser', { skip }, () => {
     assert.equal(ban.statusCode, 200, ban.body);
   });
 
-  it('isolates the sensor and shows the state honestly until the sensor confirms it', async () => {
+  it('isolates a sensor of a running `vigil simulate` and shows the state honestly until the sensor confirms it', async () => {
     const { page } = watched;
+    // The compiled CLI, as an administrator runs it: one sensor, a trickle of events, quick check-ins.
+    simulator = spawn(process.execPath, [
+      BIN, 'simulate', '--server', test.url, '--token', test.adminToken, '--seed', SIMULATED_SEED,
+      '--sensors', '1', '--duration', '120', '--rate', '1', '--checkin-interval', '0.5',
+    ], { stdio: 'ignore' });
+    const hostname = new Endpoint({ seed: SIMULATED_SEED, index: 0, startMs: 0 }).facts.computer_name;
     await page.getByRole('link', { name: 'Sensors' }).click();
-    await page.getByRole('button', { name: 'Isolate WIN-TEST-01' }).click();
+    await page.getByRole('button', { name: `Isolate ${hostname}` }).click();
     await page.getByText('isolation requested, waiting for the sensor').waitFor();
-    await checkin(test, data.sensor, { is_isolating: true });
     await page.getByText('isolated (confirmed)').waitFor();
     assert.equal(await page.getByRole('alert').count(), 0, 'no error shown');
     await watched.check('sensors');
+    simulator.kill();
   });
 
   it('opens a live response session and shows a command\'s output when the sensor answers', async () => {
@@ -204,9 +211,9 @@ describe('the analyst console in a browser', { skip }, () => {
     // The server never received busy.exe's binary: its summary is a 404, which the page explains.
     watched.expect(404, /\/api\/v1\/binary\/e{32}\/summary$/);
     await page.goto(`${test.url}/#/search?q=process_pid%3A${BUSY_PID}`);
-    await page.getByRole('link', { name: 'busy.exe' }).click();
-    await page.getByText(`${BUSY_EVENTS.toLocaleString('en-US')} of ${BUSY_EVENTS.toLocaleString('en-US')} events`).waitFor();
-    t.diagnostic(`${BUSY_EVENTS} events shown within ${await page.evaluate(SINCE_RESPONSE('/event'))} ms of the API's answer`);
+    const all = `${BUSY_EVENTS.toLocaleString('en-US')} of ${BUSY_EVENTS.toLocaleString('en-US')} events`;
+    const shown = await timeShown(page, () => page.getByRole('link', { name: 'busy.exe' }).click(), 'p.muted', all, '/event');
+    t.diagnostic(`${BUSY_EVENTS} events painted ${Math.round(shown.painted)} ms after the API's answer`);
     assert.ok(await page.locator('.event').count() < 100, 'rows outside the view are not rendered');
     await page.locator('.timeline-view').evaluate((view) => { view.scrollTop = view.scrollHeight; });
     await page.getByText('created c:\\temp\\f-09999.txt').waitFor();

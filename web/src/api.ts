@@ -73,22 +73,31 @@ async function errorOf(response: Response): Promise<ApiError> {
   }
 }
 
-export async function request<T>(method: string, path: string, body?: unknown, query: Query = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (current?.kind === 'token') headers['x-auth-token'] = current.secret;
-  else if (current && method !== 'GET') headers['x-csrf-token'] = current.secret;
-  const response = await fetch(`${path}${queryString(query)}`, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? null : JSON.stringify(body),
-  });
+/** The credential's headers: the API token, or on a write the session's CSRF token. */
+function credentialHeaders(method: string): Record<string, string> {
+  if (current?.kind === 'token') return { 'x-auth-token': current.secret };
+  return current && method !== 'GET' ? { 'x-csrf-token': current.secret } : {};
+}
+
+async function send<T>(method: string, url: string, headers: Record<string, string>, body: BodyInit | null): Promise<T> {
+  const response = await fetch(url, { method, headers: { accept: 'application/json', ...credentialHeaders(method), ...headers }, credentials: 'same-origin', body });
   if (response.status === 401 && current) setCredential(undefined);
   if (!response.ok) throw await errorOf(response);
   // Some writes answer 200 with no body, as Carbon Black's did (a sensor PUT).
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export function request<T>(method: string, path: string, body?: unknown, query: Query = {}): Promise<T> {
+  const json: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+  return send<T>(method, `${path}${queryString(query)}`, json, body === undefined ? null : JSON.stringify(body));
+}
+
+/** Posts a file as the multipart field `field`, as cbapi uploads one; the browser sets the boundary. */
+export function upload<T>(path: string, field: string, file: File): Promise<T> {
+  const form = new FormData();
+  form.append(field, file, file.name);
+  return send<T>('POST', path, {}, form);
 }
 
 export const get = <T>(path: string, query?: Query) => request<T>('GET', path, undefined, query);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { as, createUser, startTestApp, testStore, type TestApp } from '../../../test/support/app.js';
+import { backdatePartitions } from '../../../test/support/partitions.js';
 import { searchProcesses } from '../../../test/support/search.js';
 import { processEvents, registerSensor, uploadEvents, type TestSensor } from '../../../test/support/sensors.js';
 import { SQLITE_FILE } from '../../db/open.js';
@@ -113,6 +114,7 @@ describe('storage partitions API', () => {
     assert.equal((await post(`${BASE}/new_partition`, token)).statusCode, 403);
     assert.equal((await post(`${BASE}/${warm}/unmount`, token)).statusCode, 403);
     assert.equal((await test.app.inject({ method: 'DELETE', url: `${BASE}/${warm}`, headers: as(token) })).statusCode, 403);
+    assert.equal((await test.app.inject({ url: `${BASE}/forecast`, headers: as(token) })).statusCode, 403);
   });
 
   it('deletes a partition with its events, postings and the processes left without segments', {
@@ -146,5 +148,32 @@ describe('storage partitions API', () => {
     await upload(3, processEvents(400, T0));
     assert.equal(await total(''), 5);
     assert.equal(await segmentsOf(400), 2);
+  });
+
+  it('forecasts the disk from the pace of the recent partitions, saying why where it cannot', async () => {
+    const forecast = async () => {
+      const response = await test.app.inject({ url: `${BASE}/forecast`, headers: as(test.adminToken) });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json() as Record<string, number | string | null>;
+    };
+    const fresh = await forecast();
+    assert.deepEqual([fresh.bytesPerDay, fresh.daysUntilFull], [null, null]);
+    assert.match(fresh.reason as string, /less than an hour/);
+    // Two days of history: the partitions began two days earlier than the test did.
+    await backdatePartitions(test, 2 * 86_400_000);
+    const written = Object.values(await partitions()).reduce((sum, p) => sum + (p.info.sizeInBytes as number), 0);
+    const paced = await forecast();
+    assert.ok(written > 0);
+    assert.ok(Math.abs((paced.bytesPerDay as number) - written / 2) <= written * 0.01, `${paced.bytesPerDay} bytes a day for ${written} in two days`);
+    assert.equal(paced.sampleDays, 2);
+    assert.match(paced.sampleStartDate as string, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/u);
+    if (testStore() === 'postgres') {
+      assert.deepEqual([paced.diskTotalBytes, paced.diskFreeBytes, paced.daysUntilFull], [null, null, null]);
+      assert.match(paced.reason as string, /not visible/);
+    } else {
+      assert.ok((paced.diskTotalBytes as number) >= (paced.diskFreeBytes as number) && (paced.diskFreeBytes as number) > 0);
+      assert.ok(Math.abs((paced.daysUntilFull as number) - (paced.diskFreeBytes as number) / (paced.bytesPerDay as number)) < 0.1);
+      assert.equal(paced.reason, null);
+    }
   });
 });

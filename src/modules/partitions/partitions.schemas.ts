@@ -28,3 +28,17 @@ export type Partition = Static<typeof Partition>;
 export const PartitionList = Type.Record(Type.String(), Partition);
 
 export const PartitionParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
+
+const NullableInteger = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description });
+
+/** Vigil's own addition beside the partitions, camelCase as their `info` is; null where the server cannot know. */
+export const StorageForecast = Type.Object({
+  bytesPerDay: NullableInteger('event data written per day (as sizeInBytes counts it) by the partitions of the last 30 days'),
+  sampleStartDate: Type.Union([Type.String(), Type.Null()], { description: 'when the oldest of those partitions began (ISO, microseconds)' }),
+  sampleDays: Type.Number({ description: 'days the pace is measured over' }),
+  diskTotalBytes: NullableInteger('size of the disk holding the event store; null when this server cannot see it (PostgreSQL)'),
+  diskFreeBytes: NullableInteger('free on that disk, plus the space the database holds free for reuse'),
+  daysUntilFull: Type.Union([Type.Number(), Type.Null()], { description: 'days until the free space is used at that pace' }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'why a figure is null or the disk is not filling' }),
+});
+export type StorageForecast = Static<typeof StorageForecast>;

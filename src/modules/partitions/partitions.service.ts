@@ -1,13 +1,16 @@
 /**
- * Storage partitions (reference admin §5): list, roll over, mount, unmount, delete. Global
- * administrators only, as in Carbon Black (cbapi tolerates the 403 other users get when it
- * connects). The changes themselves run on the event writer (PartitionWriter).
+ * Storage partitions (reference admin §5): list, roll over, mount, unmount, delete, and Vigil's
+ * disk forecast (storage-forecast.ts). Global administrators only, as in Carbon Black (cbapi
+ * tolerates the 403 other users get when it connects). The changes themselves run on the event
+ * writer (PartitionWriter).
  */
 import { InvalidRequestError, NotFoundError } from '../../domain/errors.js';
 import { requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import { documentTimeMicros } from '../../domain/wire-time.js';
-import type { Partition } from './partitions.schemas.js';
+import type { Partition, StorageForecast } from './partitions.schemas.js';
 import type { PartitionChange, PartitionRecord, PartitionsStore, PartitionWriter } from './partitions.store.js';
+import { forecastStorage } from './storage-forecast.js';
+import type { DiskSpace } from './storage-maintenance.js';
 
 type Success = { result: 'success' };
 
@@ -19,12 +22,21 @@ export class PartitionsService {
     private readonly location: (partitionId: number) => string,
     /** Called after a deletion began, to remove its rows in the background. */
     private readonly onDeleted: () => void,
+    /** The disk the events fill; a total of 0 when this server cannot see it. */
+    private readonly disk: () => Promise<DiskSpace>,
     private readonly now: () => number = Date.now,
   ) {}
 
   async list(actor: Principal): Promise<Record<string, Partition>> {
     requireGlobalAdmin(actor, 'list storage partitions');
     return Object.fromEntries((await this.store.list()).map((p) => [p.name, this.toWire(p)]));
+  }
+
+  async forecast(actor: Principal): Promise<StorageForecast> {
+    requireGlobalAdmin(actor, 'read the storage forecast');
+    const [partitions, disk, usage] = await Promise.all([this.store.list(), this.disk(), this.store.usage()]);
+    const { sampleStartMs, ...figures } = forecastStorage(partitions, disk, usage.freeBytes, this.now());
+    return { ...figures, sampleStartDate: sampleStartMs === null ? null : documentTimeMicros(sampleStartMs) };
   }
 
   /** Rolls the hot partition over to a warm one and starts a new hot partition. */

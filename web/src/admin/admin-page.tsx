@@ -1,16 +1,15 @@
 /** Administration for global admins: users, teams and their group access, sensor groups with install codes, bans, storage partitions. */
 import { useState } from 'preact/hooks';
 import { get, post, put } from '../api.js';
-import { count, when } from '../format.js';
+import { count } from '../format.js';
 import { useLoad } from '../use-load.js';
+import { PartitionsSection } from './partitions-section.js';
+import { TeamsSection } from './teams-section.js';
 
 interface User { username: string; first_name: string; last_name: string; email: string; global_admin: boolean; teams: { id: number; name: string }[] }
-interface Team { id: number; name: string; group_access: { group_id: number; group_name: string; access_category: string }[] }
 interface Group { id: number; name: string }
 interface Ban { md5hash: string; text: string | null; enabled: boolean; block_count: string | number; last_block_time: string | null; last_block_hostname: string | null }
-interface Partition { name: string; status: string; info: { sizeInBytes: number; numDocs: number; startDate: string; endDate: string | null } }
 
-const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 const explain = (e: unknown) => (e instanceof Error ? e.message : 'The change failed.');
 
 function Users() {
@@ -35,21 +34,6 @@ function Users() {
         <button type="submit">Create user</button>
         {status && <span role="status">{status}</span>}
       </form>
-    </section>
-  );
-}
-
-function Teams() {
-  const teams = useLoad('teams', () => get<Team[]>('/api/teams'));
-  return (
-    <section aria-labelledby="teams-heading">
-      <h2 id="teams-heading">Teams</h2>
-      <table class="results">
-        <thead><tr><th scope="col">Team</th><th scope="col">Group access</th></tr></thead>
-        <tbody>{(teams.data ?? []).map((t) => (
-          <tr key={t.id}><td>{t.name}</td><td>{t.group_access.map((a) => `${a.group_name}: ${a.access_category}`).join('; ')}</td></tr>
-        ))}</tbody>
-      </table>
     </section>
   );
 }
@@ -92,30 +76,15 @@ function Bans() {
   );
 }
 
-function Partitions() {
-  const partitions = useLoad('partitions', () => get<Record<string, Partition>>('/api/v1/storage/events/partition'));
-  return (
-    <section aria-labelledby="partitions-heading">
-      <h2 id="partitions-heading">Storage partitions</h2>
-      <table class="results">
-        <thead><tr><th scope="col">Partition</th><th scope="col">Status</th><th scope="col">Size</th><th scope="col">Documents</th><th scope="col">From</th><th scope="col">To</th></tr></thead>
-        <tbody>{Object.values(partitions.data ?? {}).map((p) => (
-          <tr key={p.name}><td>{p.name}</td><td>{p.status}</td><td>{megabytes(p.info.sizeInBytes)}</td><td>{count(p.info.numDocs)}</td><td>{when(p.info.startDate)}</td><td>{when(p.info.endDate)}</td></tr>
-        ))}</tbody>
-      </table>
-    </section>
-  );
-}
-
 export function AdminPage() {
   return (
     <div>
       <h1>Administration</h1>
       <Users />
-      <Teams />
+      <TeamsSection />
       <Groups />
       <Bans />
-      <Partitions />
+      <PartitionsSection />
     </div>
   );
 }

@@ -1,8 +1,9 @@
-/** Threat feeds and their reports with scores; a feed is synchronized on demand. */
+/** Threat feeds and their reports with scores; a feed is added by its URL and synchronized on demand. */
 import { useState } from 'preact/hooks';
 import { get, post } from '../api.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
+import { AddFeed } from './add-feed.js';
 
 interface Feed {
   id: number;
@@ -34,12 +35,14 @@ export function FeedsPage() {
     <div>
       <h1>Feeds</h1>
       {status && <p role="status">{status}</p>}
+      <AddFeed onAdded={(message) => { setStatus(message); feeds.reload(); reports.reload(); }} />
       <table class="results">
-        <thead><tr><th scope="col">Feed</th><th scope="col">Enabled</th><th scope="col">Hits</th><th scope="col">Actions</th></tr></thead>
+        <thead><tr><th scope="col">Feed</th><th scope="col">URL</th><th scope="col">Enabled</th><th scope="col">Hits</th><th scope="col">Actions</th></tr></thead>
         <tbody>
           {(feeds.data ?? []).map((feed) => (
             <tr key={feed.id}>
               <td>{feed.display_name}</td>
+              <td class="mono">{feed.feed_url}</td>
               <td>{feed.enabled ? 'yes' : 'no'}</td>
               <td><a href={href(['search'], { q: `alliance_score_${feed.name}:[1 TO *]` })}>processes hit</a></td>
               <td><button type="button" onClick={() => void synchronize(feed)}>Synchronize {feed.display_name}</button></td>

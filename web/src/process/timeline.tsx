@@ -3,7 +3,7 @@
  * are in the page, so 10,000 events scroll as lightly as 10.
  */
 import { useMemo, useState } from 'preact/hooks';
-import { EVENT_TYPE_LABELS, EVENT_TYPES, type EventType, type TimelineEvent } from './events.js';
+import { EVENT_TYPE_LABELS, EVENT_TYPES, eventText, type EventType, type TimelineEvent } from './events.js';
 
 const ROW_HEIGHT = 28;
 const VIEW_HEIGHT = 448;
@@ -15,7 +15,7 @@ export function Timeline({ events }: { events: TimelineEvent[] }) {
   const [scrollTop, setScrollTop] = useState(0);
   const shown = useMemo(() => {
     const needle = text.trim().toLowerCase();
-    return events.filter((e) => !hidden.has(e.type) && (!needle || e.text.toLowerCase().includes(needle)));
+    return events.filter((e) => !hidden.has(e.type) && (!needle || eventText(e).toLowerCase().includes(needle)));
   }, [events, hidden, text]);
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(shown.length, Math.ceil((scrollTop + VIEW_HEIGHT) / ROW_HEIGHT) + OVERSCAN);
@@ -44,7 +44,7 @@ export function Timeline({ events }: { events: TimelineEvent[] }) {
             <div key={first + i} role="listitem" class="event" style={{ top: `${(first + i) * ROW_HEIGHT}px`, height: `${ROW_HEIGHT}px` }}>
               <span class="event-time">{event.time}</span>
               <span class={`event-type type-${event.type}`}>{EVENT_TYPE_LABELS[event.type]}</span>
-              <span class="event-text">{event.text}</span>
+              <span class="event-text">{eventText(event)}</span>
             </div>
           ))}
         </div>

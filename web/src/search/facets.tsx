@@ -16,8 +16,15 @@ function dayTerm(value: string): string {
   return `start:[${day}T00:00:00 TO ${day}T23:59:59]`;
 }
 
-/** Facet → the query term a click on one of its entries adds; none where the query language has no such term (hour of day). */
-export const PROCESS_FACETS: readonly { facet: string; label: string; term?: (value: string) => string }[] = [
+/** A facet panel: the facet's name, its heading, and the query term a click on one of its entries adds. */
+export interface FacetPanel {
+  facet: string;
+  label: string;
+  /** None where the query language has no such term (hour of day). */
+  term?: (value: string) => string;
+}
+
+export const PROCESS_FACETS: readonly FacetPanel[] = [
   { facet: 'process_name', label: 'Process name', term: fieldTerm('process_name') },
   { facet: 'username_full', label: 'User', term: fieldTerm('username') },
   { facet: 'hostname', label: 'Host', term: fieldTerm('hostname') },
@@ -36,13 +43,14 @@ export function refine(query: string, term: string): string {
 
 interface Props {
   facets: Record<string, FacetEntry[]>;
+  panels?: readonly FacetPanel[];
   onRefine: (term: string) => void;
 }
 
-export function FacetPanels({ facets, onRefine }: Props) {
+export function FacetPanels({ facets, panels = PROCESS_FACETS, onRefine }: Props) {
   return (
     <aside class="facets" aria-label="Facets">
-      {PROCESS_FACETS.map(({ facet, label, term }) => {
+      {panels.map(({ facet, label, term }) => {
         const entries = facets[facet] ?? [];
         return (
           <section key={facet} class="facet">

@@ -1,9 +1,10 @@
-/** Watchlists: their searches, hit counts and last hit, enabled or not; their hits one click away. */
+/** Watchlists: their searches, hit counts and last hit, enabled or not, edited in place; their hits one click away. */
 import { useState } from 'preact/hooks';
 import { get, put } from '../api.js';
 import { count } from '../format.js';
 import { href } from '../router.js';
 import { useLoad } from '../use-load.js';
+import { WatchlistEditor } from './watchlist-editor.js';
 
 interface Watchlist {
   id: string;
@@ -19,16 +20,22 @@ interface Watchlist {
 export function WatchlistsPage() {
   const watchlists = useLoad('watchlists', () => get<Watchlist[]>('/api/v1/watchlist'));
   const [failure, setFailure] = useState('');
+  const [status, setStatus] = useState('');
+  const [editing, setEditing] = useState<string | undefined>();
+  const edited = (message: string) => { setEditing(undefined); setStatus(message); watchlists.reload(); };
   const setEnabled = (w: Watchlist, enabled: boolean) =>
     put(`/api/v1/watchlist/${w.id}`, { enabled }).then(() => { setFailure(''); watchlists.reload(); }, (e: unknown) => setFailure(e instanceof Error ? e.message : 'The change failed.'));
   return (
     <div>
       <h1>Watchlists</h1>
       {failure && <p role="alert" class="error">{failure}</p>}
+      {status && <p role="status">{status}</p>}
       <table class="results">
-        <thead><tr><th scope="col">Name</th><th scope="col">Query</th><th scope="col">Hits</th><th scope="col">Last hit</th><th scope="col">Enabled</th></tr></thead>
+        <thead><tr><th scope="col">Name</th><th scope="col">Query</th><th scope="col">Hits</th><th scope="col">Last hit</th><th scope="col">Enabled</th><th scope="col">Change</th></tr></thead>
         <tbody>
-          {(watchlists.data ?? []).map((w) => (
+          {(watchlists.data ?? []).map((w) => editing === w.id ? (
+            <tr key={w.id}><td colSpan={6}><WatchlistEditor watchlist={w} onDone={edited} onCancel={() => setEditing(undefined)} /></td></tr>
+          ) : (
             <tr key={w.id}>
               <td>
                 <a href={href([w.index_type === 'modules' ? 'binaries' : 'search'], { q: `watchlist_${w.id}:*` })}>{w.name}</a>
@@ -37,6 +44,7 @@ export function WatchlistsPage() {
               <td>{count(Number(w.total_hits))}</td>
               <td>{w.last_hit ?? 'never'}{w.last_hit ? ` (${count(w.last_hit_count)})` : ''}</td>
               <td><input type="checkbox" aria-label={`${w.name} enabled`} checked={w.enabled} onChange={(e) => void setEnabled(w, e.currentTarget.checked)} /></td>
+              <td><button type="button" onClick={() => { setStatus(''); setEditing(w.id); }}>Edit {w.name}</button></td>
             </tr>
           ))}
         </tbody>
