@@ -8,12 +8,13 @@
  *        [--iterations 20] [--ingest-seconds 20]   (and generate.ts's shape options)
  *
  * Resumable: a stop the store already passed is measured again without generating, and each
- * point is appended to results.jsonl beside the store as soon as it is measured. Prints per stop
+ * point is appended to results.jsonl beside the store as soon as it is measured; the growth is
+ * taken over every point there; `--report` only prints what is there. Prints per stop
  * the figures against issue 22's targets and, per figure, its growth per decade of data (the
  * factor by which it grows for ten times the events, from the first stop to the last).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -26,9 +27,10 @@ const { values } = parseArgs({
     then: { type: 'string', multiple: true, default: [] },
     iterations: { type: 'string', default: '20' },
     'ingest-seconds': { type: 'string', default: '20' },
+    report: { type: 'boolean', default: false },
   },
 });
-const stops = [values.events, ...values.then];
+const stops = values.report ? [] : [values.events, ...values.then];
 const here = dirname(fileURLToPath(import.meta.url));
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: here, encoding: 'utf8' }).trim();
 const shapeArgs = ['--dir', values.dir, '--total', values.total, '--sensors', values.sensors, '--days', values.days, '--upload', values.upload,
@@ -49,6 +51,7 @@ function child<T>(script: string, args: string[]): Promise<T> {
 
 interface Point {
   stop: number;
+  commit?: string;
   measured: {
     events: number;
     queries: { query: string; facets: boolean; total_results: number; idle: Timing; under_ingest: Timing }[];
@@ -64,21 +67,22 @@ interface Point {
 interface Timing { median_ms: number; p95_ms: number; max_ms: number }
 interface Rate { eventsPerS: number; cpuUsPerEvent: number }
 
-const points: Point[] = [];
 for (const stop of stops) {
   const generated = await child<{ events: number }>('generate.ts', [...shapeArgs, '--events', stop]);
   process.stderr.write(`store at ${generated.events} events; measuring\n`);
   const measured = await child<Point['measured']>('measure.ts', ['--dir', values.dir, '--iterations', values.iterations, '--ingest-seconds', values['ingest-seconds']]);
   const point: Point = { stop: parseCount(stop), measured };
   appendFileSync(join(values.dir, 'results.jsonl'), `${JSON.stringify({ ...point, commit })}\n`);
-  points.push(point);
-  report(point);
+  report({ ...point, commit });
 }
+// The curve is every point measured on this store, by this run or an earlier one.
+const points = readFileSync(join(values.dir, 'results.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Point);
+if (values.report) points.forEach(report);
 if (points.length > 1) growth(points[0]!, points.at(-1)!);
 
-function report({ measured: m }: Point): void {
+function report({ measured: m, commit }: Point): void {
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  console.log(`\n== ${m.events.toLocaleString('en')} events (commit ${commit})`);
+  console.log(`\n== ${m.events.toLocaleString('en')} events (commit ${commit ?? '?'})`);
   console.table(m.queries.map((q) => {
     const target = q.facets ? q.idle.median_ms <= 500 : q.idle.median_ms <= 100 && q.idle.p95_ms <= 500;
     return {
