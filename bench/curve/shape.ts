@@ -9,7 +9,8 @@
  * Sysmon event ids are read as the sensor event types they correspond to: 1 process start, 5 end,
  * 3 and 22 (DNS) network, 7 module load, 8 and 10 cross-process, 2, 11, 15, 23 and 26 file, 12–14
  * registry; the rest (pipes, WMI, driver loads, …) are counted as "other". A process is a
- * ProcessGuid; only Sysmon's own channel is counted.
+ * ProcessGuid; only Sysmon's own channel is counted. In the store only the generator's sensors
+ * are counted, not those a measurement's ingest added (measure.ts).
  */
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { SQLITE_FILE } from '../../src/db/open.js';
-import { CURVE_DIR } from './generate.js';
+import { CURVE_DIR, readCurveManifest } from './generate.js';
 
 const { values } = parseArgs({
   options: { dir: { type: 'string', default: CURVE_DIR }, sysmon: { type: 'string', default: '/work/shared/fixtures/sysmon' } },
@@ -61,21 +62,24 @@ function sysmonShape(dir: string): unknown {
 }
 
 function storeShape(dir: string): unknown {
+  const sensors = readCurveManifest(dir)?.sensors;
+  if (sensors === undefined) throw new Error(`no curve store in ${dir}`);
   const db = new Database(join(dir, SQLITE_FILE), { readonly: true });
   try {
+    const generated = `FROM segments s JOIN processes p ON p.id = s.process_id WHERE p.sensor_id <= ${sensors}`;
     const totals = db.prepare(`SELECT sum(event_count) AS events, sum(filemod_count) AS filemod, sum(regmod_count) AS regmod, sum(netconn_count) AS netconn,
-      sum(modload_count) AS modload, sum(childproc_count) AS childproc, sum(crossproc_count) AS crossproc, count(*) AS segments FROM segments`)
+      sum(modload_count) AS modload, sum(childproc_count) AS childproc, sum(crossproc_count) AS crossproc, count(*) AS segments ${generated}`)
       .get() as Record<string, number>;
-    const processes = db.prepare('SELECT count(*) FROM processes').pluck().get() as number;
-    const ended = db.prepare('SELECT count(*) FROM processes WHERE end_ms IS NOT NULL').pluck().get() as number;
+    const processes = db.prepare('SELECT count(*) FROM processes WHERE sensor_id <= ?').pluck().get(sensors) as number;
+    const ended = db.prepare('SELECT count(*) FROM processes WHERE sensor_id <= ? AND end_ms IS NOT NULL').pluck().get(sensors) as number;
     const counted = ['filemod', 'regmod', 'netconn', 'modload', 'childproc', 'crossproc'].reduce((sum, type) => sum + totals[type]!, 0);
     const byType = new Map<string, number>([
       ...['filemod', 'regmod', 'netconn', 'modload', 'childproc', 'crossproc'].map((type) => [type, totals[type]!] as [string, number]),
       ['process start', processes], ['process end', ended],
       ['other', Math.max(0, totals.events! - counted - processes - ended)],
     ]);
-    const perProcess = db.prepare('SELECT sum(event_count) AS n, count(*) AS segments FROM segments GROUP BY process_id').raw().all() as [number, number][];
-    const perSegment = db.prepare('SELECT event_count FROM segments').pluck().all() as number[];
+    const perProcess = db.prepare(`SELECT sum(s.event_count) AS n, count(*) AS segments ${generated} GROUP BY s.process_id`).raw().all() as [number, number][];
+    const perSegment = db.prepare(`SELECT s.event_count ${generated}`).pluck().all() as number[];
     return {
       events: totals.events, processes, segments: totals.segments,
       events_per_process: distribution(perProcess.map(([n]) => n)),
