@@ -4,7 +4,7 @@
  * simulator events at about `rate` events per second until SIGTERM, and print how many were
  * acknowledged as one JSON line.
  *
- *   node --import tsx bench/search/ingest-load.ts --server http://127.0.0.1:PORT --token TOKEN [--rate 5000] [--sensors 4]
+ *   node --import tsx bench/search/ingest-load.ts --server http://127.0.0.1:PORT --token TOKEN [--rate 5000] [--sensors 4] [--batch 500]
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,11 +18,12 @@ const { values } = parseArgs({
     token: { type: 'string' },
     rate: { type: 'string', default: '5000' },
     sensors: { type: 'string', default: '4' },
+    batch: { type: 'string', default: '500' },
   },
 });
 const server = values.server!;
 const rate = Number(values.rate);
-const batch = 500;
+const batch = Number(values.batch);
 const installCode = await fetchInstallCode({ server }, values.token!, 1);
 const sensors = await Promise.all(Array.from({ length: Number(values.sensors) }, async (_, index) => {
   const endpoint = new Endpoint({ seed: 'bench-ingest', index, startMs: Date.now() });

@@ -5,6 +5,7 @@
  * or the ingest load.
  *
  *   node --import tsx bench/search/phases.ts --dir <a copy made by dataset.ts, with manifest.json> [--iterations 20]
+ *        [--query 'modload:*\\ntdll.dll' …]   (more queries to time, after the three; bench/curve's store works too)
  */
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
@@ -18,7 +19,9 @@ import { analyzeParams } from '../../src/query/params.js';
 import { run, setup } from '../../src/modules/processes/process-search.sqlite.js';
 import type { CompiledProcessSearch } from '../../src/modules/processes/process-search.plan.js';
 
-const { values } = parseArgs({ options: { dir: { type: 'string' }, iterations: { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: { dir: { type: 'string' }, iterations: { type: 'string', default: '20' }, query: { type: 'string', multiple: true, default: [] } },
+});
 const db = new Database(join(values.dir!, SQLITE_FILE), { readonly: true, fileMustExist: true });
 db.pragma('mmap_size = 17179869184');
 db.pragma('cache_size = -16384');
@@ -54,6 +57,7 @@ const QUERIES: [string, string, Predicate[]][] = [
     op: 'field', field: 'last_update', type: 'datetime', source: 'process', match: { kind: 'time_range', from: endMs - 86_400_000, to: null }, span: { start: 0, end: 0 },
   }]],
   ['domain', 'domain:microsoft.com', []],
+  ...values.query.map((q): [string, string, Predicate[]] => [q, q, []]),
 ];
 
 for (const [name, q, bounds] of QUERIES) {
