@@ -124,3 +124,20 @@ export function processEvents(pid: number, startMs = T0, parent?: { pid: number;
     { type: 'process_end', ts: startMs + 10, ...base },
   ];
 }
+
+/**
+ * A fleet registered through the real registration API, `parallel` registrations in flight at
+ * once: hosts named `${prefix}-00001` onwards, so the last one sorts last.
+ */
+export async function registerFleet(test: TestApp, count: number, prefix: string, parallel = 50): Promise<void> {
+  const code = await installCode(test);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const name = `${prefix}-${String(++next).padStart(5, '0')}`;
+      const response = await test.app.inject({ method: 'POST', url: '/sensor/v1/register', payload: { install_code: code, ...hostFacts({ computer_name: name }) } });
+      if (response.statusCode !== 200) throw new Error(`register ${name}: ${response.statusCode} ${response.body}`);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+}

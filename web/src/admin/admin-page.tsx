@@ -1,7 +1,11 @@
-/** Administration for global admins: users, teams and their group access, sensor groups with install codes, bans, storage partitions. */
+/**
+ * Administration for global admins: users, teams and their group access, sensor groups with install codes, bans, storage partitions.
+ * The users and bans APIs answer every row at once, so those two lists draw only the rows in view.
+ */
 import { useState } from 'preact/hooks';
 import { get, post, put } from '../api.js';
 import { count } from '../format.js';
+import { VirtualTable } from '../lists/virtual-table.js';
 import { useLoad } from '../use-load.js';
 import { PartitionsSection } from './partitions-section.js';
 import { TeamsSection } from './teams-section.js';
@@ -21,12 +25,9 @@ function Users() {
   return (
     <section aria-labelledby="users-heading">
       <h2 id="users-heading">Users</h2>
-      <table class="results">
-        <thead><tr><th scope="col">Username</th><th scope="col">Name</th><th scope="col">Global admin</th><th scope="col">Teams</th></tr></thead>
-        <tbody>{(users.data ?? []).map((u) => (
-          <tr key={u.username}><td>{u.username}</td><td>{`${u.first_name} ${u.last_name}`.trim()}</td><td>{u.global_admin ? 'yes' : 'no'}</td><td>{u.teams.map((t) => t.name).join(', ')}</td></tr>
-        ))}</tbody>
-      </table>
+      <VirtualTable label="Users" columns={4} rows={users.data ?? []} rowKey={(u) => u.username}
+        head={<tr><th scope="col">Username</th><th scope="col">Name</th><th scope="col">Global admin</th><th scope="col">Teams</th></tr>}
+        renderRow={(u) => <tr><td>{u.username}</td><td>{`${u.first_name} ${u.last_name}`.trim()}</td><td>{u.global_admin ? 'yes' : 'no'}</td><td>{u.teams.map((t) => t.name).join(', ')}</td></tr>} />
       <form class="query" onSubmit={(e) => { e.preventDefault(); void create(); }}>
         <label>New user <input required value={form.username} onInput={(e) => setForm({ ...form, username: e.currentTarget.value })} /></label>
         <label>Password <input type="password" autoComplete="new-password" required value={form.password} onInput={(e) => setForm({ ...form, password: e.currentTarget.value })} /></label>
@@ -63,15 +64,14 @@ function Bans() {
     <section aria-labelledby="bans-heading">
       <h2 id="bans-heading">Banned hashes</h2>
       {failure && <p role="alert" class="error">{failure}</p>}
-      <table class="results">
-        <thead><tr><th scope="col">MD5</th><th scope="col">Note</th><th scope="col">Blocks</th><th scope="col">Last block</th><th scope="col">Enabled</th></tr></thead>
-        <tbody>{(bans.data ?? []).map((b) => (
-          <tr key={b.md5hash}>
+      <VirtualTable label="Banned hashes" columns={5} rows={bans.data ?? []} rowKey={(b) => b.md5hash}
+        head={<tr><th scope="col">MD5</th><th scope="col">Note</th><th scope="col">Blocks</th><th scope="col">Last block</th><th scope="col">Enabled</th></tr>}
+        renderRow={(b) => (
+          <tr>
             <td class="mono">{b.md5hash}</td><td>{b.text ?? ''}</td><td>{count(Number(b.block_count))}</td><td>{b.last_block_time ? `${b.last_block_time} on ${b.last_block_hostname ?? '?'}` : ''}</td>
             <td><input type="checkbox" aria-label={`Ban of ${b.md5hash} enabled`} checked={b.enabled} onChange={(e) => void setEnabled(b, e.currentTarget.checked)} /></td>
           </tr>
-        ))}</tbody>
-      </table>
+        )} />
     </section>
   );
 }

@@ -3,22 +3,20 @@
  * are in the page, so 10,000 events scroll as lightly as 10.
  */
 import { useMemo, useState } from 'preact/hooks';
+import { useVisibleRange } from '../lists/visible-range.js';
 import { EVENT_TYPE_LABELS, EVENT_TYPES, eventText, type EventType, type TimelineEvent } from './events.js';
 
 const ROW_HEIGHT = 28;
 const VIEW_HEIGHT = 448;
-const OVERSCAN = 10;
 
 export function Timeline({ events }: { events: TimelineEvent[] }) {
   const [hidden, setHidden] = useState<ReadonlySet<EventType>>(new Set());
   const [text, setText] = useState('');
-  const [scrollTop, setScrollTop] = useState(0);
   const shown = useMemo(() => {
     const needle = text.trim().toLowerCase();
     return events.filter((e) => !hidden.has(e.type) && (!needle || eventText(e).toLowerCase().includes(needle)));
   }, [events, hidden, text]);
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(shown.length, Math.ceil((scrollTop + VIEW_HEIGHT) / ROW_HEIGHT) + OVERSCAN);
+  const { first, last, onScroll } = useVisibleRange(shown.length, ROW_HEIGHT, VIEW_HEIGHT);
   const toggle = (type: EventType) => {
     const next = new Set(hidden);
     if (!next.delete(type)) next.add(type);
@@ -38,7 +36,7 @@ export function Timeline({ events }: { events: TimelineEvent[] }) {
       </fieldset>
       <p class="muted" aria-live="polite">{shown.length.toLocaleString('en-US')} of {events.length.toLocaleString('en-US')} events</p>
       <div class="timeline-view" role="list" aria-label="Events" tabIndex={0} style={{ height: `${VIEW_HEIGHT}px` }}
-        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+        onScroll={onScroll}>
         <div style={{ height: `${shown.length * ROW_HEIGHT}px`, position: 'relative' }}>
           {shown.slice(first, last).map((event, i) => (
             <div key={first + i} role="listitem" class="event" style={{ top: `${(first + i) * ROW_HEIGHT}px`, height: `${ROW_HEIGHT}px` }}>
