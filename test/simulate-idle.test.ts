@@ -34,6 +34,7 @@ describe('vigil simulate with idle sensors against a real server', () => {
     // 21 sensors for 2.5 s at one check-in a second, the idle ones' first within the first second.
     assert.ok(summary.checkins >= 21 * 2, `${summary.checkins} check-ins`);
     assert.ok(summary.checkin_latency_p99_ms > 0 && summary.checkin_latency_p50_ms <= summary.checkin_latency_p99_ms);
+    assert.equal(summary.checkin_latency_p99_ms_by_minute.length, 1);
     const byType = Object.values(summary.events_acknowledged_by_type).reduce((a, b) => a + b, 0);
     assert.equal(byType, summary.events_acknowledged);
     assert.ok(summary.events_acknowledged_by_type.process_start! > 0);

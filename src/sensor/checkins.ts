@@ -21,8 +21,9 @@ export class Checkins {
   online = false;
   /** Check-ins lost to network errors or 5xx (the next one repeats them); a 503 (busy) is sent again after its Retry-After. */
   failures = 0;
-  /** Milliseconds each answered check-in took, in order. */
+  /** Milliseconds each answered check-in took, in order, and when each was answered (performance.now()). */
   readonly latencies: number[] = [];
+  readonly answeredAt: number[] = [];
 
   private readonly applied = new Set<number>();
   /** Instruction ids to acknowledge at the next check-in, with their results. */
@@ -80,7 +81,8 @@ export class Checkins {
         network_adapters: this.endpoint.facts.network_adapters,
         ...(completed.length ? { completed } : {}),
       });
-      this.latencies.push(performance.now() - sentAt);
+      this.answeredAt.push(performance.now());
+      this.latencies.push(this.answeredAt.at(-1)! - sentAt);
       this.online = true;
       nextMs = Math.min(nextMs, reply.next_checkin_seconds * 1000);
       for (const { id } of completed) this.toAcknowledge.delete(id);

@@ -86,6 +86,8 @@ export interface SimulationSummary {
   checkins: number;
   checkin_latency_p50_ms: number;
   checkin_latency_p99_ms: number;
+  /** The p99 of each minute from the start of streaming (check-ins before it count in the first). */
+  checkin_latency_p99_ms_by_minute: number[];
   /** What went wrong, the first few of each run; a run with errors is not ok. */
   errors: string[];
   /** Every event sent was acknowledged and accepted or filtered, and nothing failed. */
@@ -165,7 +167,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
     }
     const elapsed = (performance.now() - started) / 1000;
     await Promise.all(checkins.map((c) => c.stop()));
-    return summarize(options, totals, clients, checkins, elapsed);
+    return summarize(options, totals, clients, checkins, elapsed, started);
   } finally {
     await Promise.all(checkins.map((c) => c.stop()));
     agent.destroy();
@@ -259,8 +261,10 @@ function progressOf(totals: Totals, checkins: Checkins[], started: number): Simu
   };
 }
 
-function summarize(options: SimulationOptions, totals: Totals, clients: SensorClient[], checkins: Checkins[], elapsed: number): SimulationSummary {
+function summarize(options: SimulationOptions, totals: Totals, clients: SensorClient[], checkins: Checkins[], elapsed: number, started: number): SimulationSummary {
   const checkinLatencies = checkins.flatMap((c) => c.latencies);
+  const checkinsByMinute = new LatencyByMinute(() => started);
+  for (const c of checkins) c.latencies.forEach((ms, i) => checkinsByMinute.add(ms, c.answeredAt[i]!));
   return {
     seed: options.seed,
     sensors: clients.length,
@@ -284,6 +288,7 @@ function summarize(options: SimulationOptions, totals: Totals, clients: SensorCl
     checkins: checkinLatencies.length,
     checkin_latency_p50_ms: percentile(checkinLatencies, 50),
     checkin_latency_p99_ms: percentile(checkinLatencies, 99),
+    checkin_latency_p99_ms_by_minute: checkinsByMinute.p99ByMinute(),
     errors: totals.errorCount > totals.errors.length ? [...totals.errors, `… and ${totals.errorCount - totals.errors.length} more`] : totals.errors,
     ok: totals.errorCount === 0 && totals.acknowledged === totals.sent && totals.rejected === 0,
   };
