@@ -42,7 +42,7 @@ const { values } = parseArgs({
   },
 });
 // The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
-console.log(calibrationLine());
+console.log(await calibrationLine());
 if (values.store !== 'embedded' && values.store !== 'postgres') throw new Error('--store is embedded or postgres');
 
 const options: IngestRunOptions = {

@@ -43,7 +43,7 @@ const { values } = parseArgs({
   },
 });
 // The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
-console.log(calibrationLine());
+console.log(await calibrationLine());
 const total = Number(values.events);
 const batchSize = Number(values['batch-size']);
 const sensorCount = Number(values.sensors);

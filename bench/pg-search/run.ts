@@ -43,7 +43,7 @@ const { values } = parseArgs({
   options: { events: { type: 'string', default: '1000000' }, sensors: { type: 'string', default: '64' }, iterations: { type: 'string', default: '7' } },
 });
 // The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
-console.log(calibrationLine());
+console.log(await calibrationLine());
 const total = Number(values.events);
 const sensorCount = Number(values.sensors);
 const iterations = Number(values.iterations);

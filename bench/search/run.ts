@@ -49,7 +49,7 @@ const { values } = parseArgs({
   },
 });
 // The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
-console.log(calibrationLine());
+console.log(await calibrationLine());
 
 const dataset = { segments: Number(values.segments), sensors: 200, days: 14, batchSize: 5 };
 

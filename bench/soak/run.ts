@@ -44,7 +44,7 @@ const SEARCHES = [
 ];
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-soak-'));
-console.log(calibrationLine(dataDir));
+console.log(await calibrationLine(dataDir));
 const probeFile = join(dataDir, 'memory-probe.jsonl');
 process.env.VIGIL_MEMORY_PROBE_FILE = probeFile;
 const probe = fileURLToPath(new URL('./memory-probe.mjs', import.meta.url));

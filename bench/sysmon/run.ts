@@ -33,7 +33,7 @@ const { values } = parseArgs({
   },
 });
 // The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
-console.log(calibrationLine());
+console.log(await calibrationLine());
 const durationMs = Number(values.duration) * 1000;
 const batchSize = Number(values['batch-size']);
 
