@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SensorEvent } from '../ingest/event.schemas.js';
 import { BinaryCatalog, type Binary } from './binaries.js';
 import { Checkins } from './checkins.js';
-import { SensorClient, createAgent, fetchInstallCode } from './client.js';
+import { SensorClient, SensorRequestError, createAgent, fetchInstallCode } from './client.js';
 import { Endpoint } from './endpoint.js';
 import { Pacer, untilStopped } from './pacing.js';
 import { LatencyByMinute, percentile, tallyTypes } from './simulation-stats.js';
@@ -98,6 +98,7 @@ const BINARY_UPLOADS_IN_PARALLEL = 4;
 const ERRORS_KEPT = 50;
 /** Idle sensors registering at once: registration is a request each, so a large fleet registers in parallel. */
 const REGISTRATIONS_IN_PARALLEL = 16;
+const IDLE_REGISTRATION_ATTEMPTS = 3;
 
 interface Totals {
   sent: number;
@@ -149,7 +150,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
       await Promise.all(indexes.map(async (i) => {
         const endpoint = new Endpoint({ seed: options.seed, index: options.sensors + i, startMs, binaries });
         const client = new SensorClient(connection);
-        await client.register(installCode, endpoint.facts);
+        await registerIdle(client, installCode, endpoint);
         checkins.push(new Checkins(client, endpoint, intervalMs, (error) => noteError(totals, `${endpoint.hostname}: check-in: ${error.message}`), (i / idle) * intervalMs));
       }));
     }
@@ -171,6 +172,22 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   } finally {
     await Promise.all(checkins.map((c) => c.stop()));
     agent.destroy();
+  }
+}
+
+/**
+ * Registers an idle sensor, again after a registration that got no answer: at worst the server
+ * keeps a stray sensor that never checks in, which an idle fleet (no events) can afford; thousands
+ * of registrations in a row on a loaded server meet the odd connection closed under them.
+ */
+async function registerIdle(client: SensorClient, installCode: string, endpoint: Endpoint): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.register(installCode, endpoint.facts);
+      return;
+    } catch (error) {
+      if (!(error instanceof SensorRequestError && error.status === 0) || attempt === IDLE_REGISTRATION_ATTEMPTS) throw error;
+    }
   }
 }
 
