@@ -63,6 +63,14 @@ async function run(server: VigilServer): Promise<Record<string, unknown>> {
   const idleFrom = { cpu: cpuSeconds(server.pid), checkins: idle.latest().checkins, at: Date.now() };
   await new Promise((resolve) => setTimeout(resolve, idleS * 1000));
   const idleTo = { cpu: cpuSeconds(server.pid), checkins: idle.latest().checkins, at: Date.now() };
+  const idleCheckins = idleTo.checkins - idleFrom.checkins;
+  const idlePhase = {
+    seconds: Math.round((idleTo.at - idleFrom.at) / 1000), checkins: idleCheckins,
+    checkins_per_s: Math.round((idleCheckins * 1000) / (idleTo.at - idleFrom.at)),
+    server_cpu_us_per_checkin: Math.round(((idleTo.cpu - idleFrom.cpu) / idleCheckins) * 1e6),
+  };
+  // Printed now too: a load phase that overwhelms the machine should not lose it.
+  process.stderr.write(`idle phase ${JSON.stringify(idlePhase)}\n`);
 
   const uploading = simulator(server, [
     '--sensors', values.uploading!, '--duration', String(loadS), '--rate', values.rate!, '--batch-size', values['batch-size']!, '--seed', 'uploading',
@@ -74,22 +82,17 @@ async function run(server: VigilServer): Promise<Record<string, unknown>> {
     void api<unknown[]>(server, 'GET', '/api/v1/sensor').then((reply) => {
       if (reply.status === 200) probes.sensorList.push(reply.ms);
       else probes.errors.push(`sensor list: ${reply.status}`);
-    });
+    }, (error: Error) => probes.errors.push(`sensor list: ${error.message}`));
     void api(server, 'GET', '/api/v1/process?cb.urlver=1&q=process_name%3Asvchost.exe&rows=10').then((reply) => {
       if (reply.status === 200) probes.search.push(reply.ms);
       else probes.errors.push(`search: ${reply.status}`);
-    });
+    }, (error: Error) => probes.errors.push(`search: ${error.message}`));
   }, 5000);
   const [idleSummary, uploadingSummary] = await Promise.all([idle.summary, uploading.summary]);
   clearInterval(probing);
-  const idleCheckins = idleTo.checkins - idleFrom.checkins;
   return {
     sensors: idleSummary.idle_sensors + uploadingSummary.sensors, registration_s: Math.round((registered.at_ms - idle.startedMs) / 1000),
-    idle_phase: {
-      seconds: Math.round((idleTo.at - idleFrom.at) / 1000), checkins: idleCheckins,
-      checkins_per_s: Math.round((idleCheckins * 1000) / (idleTo.at - idleFrom.at)),
-      server_cpu_us_per_checkin: Math.round(((idleTo.cpu - idleFrom.cpu) / idleCheckins) * 1e6),
-    },
+    idle_phase: idlePhase,
     idle_simulator: pick(idleSummary),
     uploading_simulator: { ...pick(uploadingSummary), events_per_s: uploadingSummary.events_per_s, ack_latency_p99_ms: uploadingSummary.ack_latency_p99_ms },
     during_load: { sensor_list_ms: stats(probes.sensorList), search_ms: stats(probes.search), errors: probes.errors.slice(0, 5) },
