@@ -11,8 +11,10 @@
  * Prints the machine's calibration, a progress line a minute (stderr), one JSON line of details,
  * and ends with exactly one line:
  *   events_per_s=… ack_p99_ms=… rss_mb=… rss_slope_mb_per_10min=… searchable=…/…
- * ack_p99_ms is the worst minute's p99; rss_mb the peak after warm-up (the first minute, or the
- * first fifth of a run shorter than five minutes), over which the slope is fitted too.
+ * ack_p99_ms is the worst minute's p99; rss_mb the peak after warm-up (--warm-up-minutes, default
+ * 1, or the first fifth of a shorter run), over which the slope is fitted too. Warm-up is a count
+ * of events more than a time: the writer's process cache fills after about 4 M events (ADR 0030),
+ * 30 s at 120,000 events/s but 5 minutes at 14,000 on a crowded machine; give such a run more.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '2000' },
     seed: { type: 'string', default: 'soak' },
     'server-flags': { type: 'string', default: '' },
+    'warm-up-minutes': { type: 'string', default: '1' },
   },
 });
 const minutes = Number(values.minutes);
@@ -90,7 +93,7 @@ async function soak(server: VigilServer): Promise<void> {
   const serverCpu = cpuSeconds(server.pid) - serverCpuBefore;
   const searchable = await countSearchable(server, simulator.summary.events_acknowledged_by_type);
 
-  const warmUpMs = Math.min(60_000, (minutes * 60_000) / 5);
+  const warmUpMs = Math.min(Number(values['warm-up-minutes']) * 60_000, (minutes * 60_000) / 5);
   const afterWarmUp = memory.filter((s) => s.at_ms - memory[0]!.at_ms >= warmUpMs - 10_000);
   const byMinute = simulator.summary.ack_latency_p99_ms_by_minute;
   const summary = simulator.summary;
