@@ -37,7 +37,7 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '2000' },
     seed: { type: 'string', default: 'soak' },
     'server-flags': { type: 'string', default: '' },
-    'warm-up-minutes': { type: 'string', default: '1' },
+    'warm-up-minutes': { type: 'string' },
   },
 });
 const minutes = Number(values.minutes);
@@ -93,7 +93,7 @@ async function soak(server: VigilServer): Promise<void> {
   const serverCpu = cpuSeconds(server.pid) - serverCpuBefore;
   const searchable = await countSearchable(server, simulator.summary.events_acknowledged_by_type);
 
-  const warmUpMs = Math.min(Number(values['warm-up-minutes']) * 60_000, (minutes * 60_000) / 5);
+  const warmUpMs = values['warm-up-minutes'] === undefined ? Math.min(60_000, (minutes * 60_000) / 5) : Number(values['warm-up-minutes']) * 60_000;
   const afterWarmUp = memory.filter((s) => s.at_ms - memory[0]!.at_ms >= warmUpMs - 10_000);
   const byMinute = simulator.summary.ack_latency_p99_ms_by_minute;
   const summary = simulator.summary;
