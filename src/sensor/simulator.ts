@@ -12,7 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SensorEvent } from '../ingest/event.schemas.js';
 import { BinaryCatalog, type Binary } from './binaries.js';
 import { Checkins } from './checkins.js';
-import { SensorClient, SensorRequestError, createAgent, fetchInstallCode } from './client.js';
+import { SensorClient, createAgent, fetchInstallCode } from './client.js';
+import { startIdleFleet } from './idle-fleet.js';
 import { Endpoint } from './endpoint.js';
 import { Pacer, untilStopped } from './pacing.js';
 import { LatencyByMinute, percentile, tallyTypes } from './simulation-stats.js';
@@ -96,9 +97,6 @@ export interface SimulationSummary {
 
 const BINARY_UPLOADS_IN_PARALLEL = 4;
 const ERRORS_KEPT = 50;
-/** Idle sensors registering at once: registration is a request each, so a large fleet registers in parallel. */
-const REGISTRATIONS_IN_PARALLEL = 16;
-const IDLE_REGISTRATION_ATTEMPTS = 3;
 
 interface Totals {
   sent: number;
@@ -136,25 +134,18 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
     const binaries = new BinaryCatalog(options.seed);
     const startMs = Date.now();
     const intervalMs = (options.checkinIntervalS ?? 5) * 1000;
+    const onRefused = (endpoint: Endpoint) => (error: Error) => noteError(totals, `${endpoint.hostname}: check-in: ${error.message}`);
     const endpoints = Array.from({ length: options.sensors }, (_, index) =>
       new Endpoint({ seed: options.seed, index, startMs, processes: options.processes, binaries }));
     for (const endpoint of endpoints) {
       const client = new SensorClient(connection);
       await client.register(installCode, endpoint.facts);
       clients.push(client);
-      checkins.push(new Checkins(client, endpoint, intervalMs, (error) => noteError(totals, `${endpoint.hostname}: check-in: ${error.message}`)));
+      checkins.push(new Checkins(client, endpoint, intervalMs, onRefused(endpoint)));
     }
-    const idle = options.idleSensors ?? 0;
-    for (let first = 0; first < idle; first += REGISTRATIONS_IN_PARALLEL) {
-      const indexes = Array.from({ length: Math.min(REGISTRATIONS_IN_PARALLEL, idle - first) }, (_, k) => first + k);
-      await Promise.all(indexes.map(async (i) => {
-        const endpoint = new Endpoint({ seed: options.seed, index: options.sensors + i, startMs, binaries });
-        const client = new SensorClient(connection);
-        await registerIdle(client, installCode, endpoint);
-        checkins.push(new Checkins(client, endpoint, intervalMs, (error) => noteError(totals, `${endpoint.hostname}: check-in: ${error.message}`), (i / idle) * intervalMs));
-      }));
-    }
-
+    checkins.push(...await startIdleFleet({
+      count: options.idleSensors ?? 0, firstIndex: options.sensors, seed: options.seed, startMs, binaries, connection, installCode, intervalMs, onRefused,
+    }));
     started = performance.now();
     const deadline = options.durationS === undefined ? Infinity : started + options.durationS * 1000;
     const stopping = () => options.signal?.aborted === true || performance.now() >= deadline;
@@ -172,22 +163,6 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   } finally {
     await Promise.all(checkins.map((c) => c.stop()));
     agent.destroy();
-  }
-}
-
-/**
- * Registers an idle sensor, again after a registration that got no answer: at worst the server
- * keeps a stray sensor that never checks in, which an idle fleet (no events) can afford; thousands
- * of registrations in a row on a loaded server meet the odd connection closed under them.
- */
-async function registerIdle(client: SensorClient, installCode: string, endpoint: Endpoint): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await client.register(installCode, endpoint.facts);
-      return;
-    } catch (error) {
-      if (!(error instanceof SensorRequestError && error.status === 0) || attempt === IDLE_REGISTRATION_ATTEMPTS) throw error;
-    }
   }
 }
 
