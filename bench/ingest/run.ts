@@ -25,6 +25,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runIngest, type IngestRunOptions } from './session.js';
+import { calibrationLine } from '../support/calibration.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +41,8 @@ const { values } = parseArgs({
     compare: { type: 'boolean', default: false },
   },
 });
+// The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
+console.log(await calibrationLine());
 if (values.store !== 'embedded' && values.store !== 'postgres') throw new Error('--store is embedded or postgres');
 
 const options: IngestRunOptions = {

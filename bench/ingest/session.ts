@@ -11,6 +11,7 @@ import { get } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBenchPostgres, type BenchPostgres } from '../pg-ingest/server.js';
+import { cpuSnapshot, stealSince } from '../support/calibration.js';
 import { cpuSeconds, loadAverage, rssBytes, threadCpu } from '../support/proc.js';
 import { BIN, startVigilServer, type VigilServer } from '../support/vigil-server.js';
 
@@ -65,6 +66,7 @@ export async function runIngest(options: IngestRunOptions): Promise<Record<strin
 
 async function measure(options: IngestRunOptions, servers: VigilServer[], postgres: BenchPostgres | undefined): Promise<Record<string, unknown>> {
   const loadBefore = loadAverage();
+  const cpuBefore = cpuSnapshot();
   const threadsBefore = servers.map((server) => threadCpu(server.pid));
   const postgresBefore = postgres?.cpuSeconds() ?? 0;
   let peakRss = 0;
@@ -108,6 +110,8 @@ async function measure(options: IngestRunOptions, servers: VigilServer[], postgr
     simulator_cpu_us_per_event: perEvent(simulatorCpu),
     total_cpu_us_per_event: perEvent(serverCpu + simulatorCpu + (postgresCpu ?? 0)),
     load_average: [loadBefore, loadAverage()],
+    // A VM's cores lose time to the hypervisor: what is lost here shows as CPU per event elsewhere.
+    steal_share: stealSince(cpuBefore),
   };
 }
 

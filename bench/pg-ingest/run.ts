@@ -32,6 +32,7 @@ import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite
 import { BinaryCatalog } from '../../src/sensor/binaries.js';
 import { Endpoint } from '../../src/sensor/endpoint.js';
 import { startBenchPostgres } from './server.js';
+import { calibrationLine } from '../support/calibration.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,6 +42,8 @@ const { values } = parseArgs({
     'events-per-commit': { type: 'string', default: '32000' },
   },
 });
+// The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
+console.log(await calibrationLine());
 const total = Number(values.events);
 const batchSize = Number(values['batch-size']);
 const sensorCount = Number(values.sensors);

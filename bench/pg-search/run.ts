@@ -37,10 +37,13 @@ import { analyzeParams } from '../../src/query/params.js';
 import { BinaryCatalog } from '../../src/sensor/binaries.js';
 import { Endpoint } from '../../src/sensor/endpoint.js';
 import { startBenchPostgres } from '../pg-ingest/server.js';
+import { calibrationLine } from '../support/calibration.js';
 
 const { values } = parseArgs({
   options: { events: { type: 'string', default: '1000000' }, sensors: { type: 'string', default: '64' }, iterations: { type: 'string', default: '7' } },
 });
+// The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
+console.log(await calibrationLine());
 const total = Number(values.events);
 const sensorCount = Number(values.sensors);
 const iterations = Number(values.iterations);

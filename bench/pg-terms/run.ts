@@ -18,8 +18,11 @@ import { parseArgs } from 'node:util';
 import { deflateRawSync } from 'node:zlib';
 import pg from 'pg';
 import { startTestPostgres } from '../../test/support/postgres-server.js';
+import { calibrationLine } from '../support/calibration.js';
 
 const { values } = parseArgs({ options: { url: { type: 'string' }, segments: { type: 'string', default: '40000' } } });
+// The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
+console.log(await calibrationLine());
 const SEGMENTS = Number(values.segments);
 const PER_COMMIT = 500;
 const own = values.url ? undefined : await startTestPostgres();

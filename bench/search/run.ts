@@ -33,6 +33,7 @@ import { loadAverage } from '../support/proc.js';
 import { addWatchlistHits, copyDataset } from './dataset.js';
 import { DEFAULT_DIR, DEFAULT_POSTGRES_DIR, generate, type Manifest } from './generate.js';
 import { openDatasetServer } from './postgres-dataset.js';
+import { calibrationLine } from '../support/calibration.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,6 +48,8 @@ const { values } = parseArgs({
     'watchlist-hits': { type: 'boolean', default: false },
   },
 });
+// The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
+console.log(await calibrationLine());
 
 const dataset = { segments: Number(values.segments), sensors: 200, days: 14, batchSize: 5 };
 

@@ -22,6 +22,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { toEcs } from '../../test/support/sysmon-shapes.js';
 import { cpuSeconds, rssBytes } from '../support/proc.js';
 import { startVigilServer } from '../support/vigil-server.js';
+import { calibrationLine } from '../support/calibration.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/sysmon/', import.meta.url));
 const { values } = parseArgs({
@@ -31,6 +32,8 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '2000' },
   },
 });
+// The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
+console.log(await calibrationLine());
 const durationMs = Number(values.duration) * 1000;
 const batchSize = Number(values['batch-size']);
 

@@ -133,7 +133,8 @@ program
   .option('--installer <file>', 'a group\'s installer package (GET /api/v1/group/{id}/installer/…): gives the server, its certificate and the install code')
   .option('--server <url>', 'the server, e.g. https://127.0.0.1:8443 (required without --installer)')
   .option('--token <token>', 'API token of an administrator of the group, to read its install code (required without --installer)')
-  .option('--sensors <n>', 'number of simulated sensors', integerOption('--sensors', 1), 1)
+  .option('--sensors <n>', 'number of simulated sensors that stream events', integerOption('--sensors', 0), 1)
+  .option('--idle-sensors <n>', 'further sensors that only register and check in, their first check-ins spread over one interval (default 0)', integerOption('--idle-sensors', 0))
   .option('--processes <m>', 'processes each sensor starts before it stops (default 100 unless --duration)', integerOption('--processes', 1))
   .option('--duration <s>', 'stop after this many seconds', numberOption('--duration'))
   .option('--seed <k>', 'the same seed gives the same hosts, events and binaries (default random, printed)')
@@ -144,6 +145,7 @@ program
   .option('--ca <file>', 'verify the server certificate against this PEM (default: the --installer package\'s certificate, else not verified, as it is self-signed)')
   .option('--no-gzip', 'send event batches uncompressed')
   .option('--json', 'print the summary as JSON')
+  .option('--progress-json', 'write the progress to stderr as one JSON object a line, every 5 s')
   .action(async (options: SimulateCommandOptions) => {
     await runSimulate(options);
   });

@@ -14,6 +14,7 @@ export interface SimulateCommandOptions {
   server?: string;
   token?: string;
   sensors: number;
+  idleSensors?: number;
   processes?: number;
   duration?: number;
   seed?: string;
@@ -24,20 +25,24 @@ export interface SimulateCommandOptions {
   ca?: string;
   gzip: boolean;
   json?: boolean;
+  progressJson?: boolean;
 }
 
 const DEFAULT_PROCESSES = 100;
+const PROGRESS_JSON_EVERY_MS = 5_000;
 
 export async function runSimulate(options: SimulateCommandOptions): Promise<void> {
-  const progressLine = process.stderr.isTTY ? (p: SimulationProgress) => process.stderr.write(`\r\x1b[K${describeProgress(p)}`) : undefined;
+  const progressLine = options.progressJson ? progressJsonLines() : process.stderr.isTTY ? (p: SimulationProgress) => process.stderr.write(`\r\x1b[K${describeProgress(p)}`) : undefined;
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
   try {
+    if (options.sensors + (options.idleSensors ?? 0) === 0) throw new UsageError('simulate needs at least one sensor: --sensors or --idle-sensors');
     const enrolment = await enrolmentOf(options);
     const summary = await simulate({
       ...enrolment,
       sensors: options.sensors,
+      idleSensors: options.idleSensors,
       processes: options.processes ?? (options.duration === undefined ? DEFAULT_PROCESSES : undefined),
       durationS: options.duration,
       seed: options.seed ?? randomBytes(4).toString('hex'),
@@ -48,7 +53,7 @@ export async function runSimulate(options: SimulateCommandOptions): Promise<void
       onProgress: progressLine,
       signal: stop.signal,
     });
-    if (progressLine) process.stderr.write('\r\x1b[K');
+    if (progressLine && !options.progressJson) process.stderr.write('\r\x1b[K');
     process.stdout.write(options.json ? JSON.stringify(summary) + '\n' : describeSummary(summary));
     if (!summary.ok) process.exitCode = 1;
   } catch (error) {
@@ -61,6 +66,16 @@ export async function runSimulate(options: SimulateCommandOptions): Promise<void
 }
 
 class UsageError extends Error {}
+
+/** Progress as JSON lines for a program to follow (a benchmark's CPU per check-in), spaced out. */
+function progressJsonLines(): (p: SimulationProgress) => void {
+  let lastMs = 0;
+  return (p) => {
+    if (Date.now() - lastMs < PROGRESS_JSON_EVERY_MS) return;
+    lastMs = Date.now();
+    process.stderr.write(JSON.stringify({ at_ms: lastMs, ...p }) + '\n');
+  };
+}
 
 /**
  * Where the sensors enrol and how: from an installer package (its server URL, certificate and
@@ -96,13 +111,13 @@ export function describeProgress(p: SimulationProgress): string {
 
 function describeSummary(s: SimulationSummary): string {
   const lines = [
-    `${s.ok ? 'Simulated' : 'FAILED:'} ${s.sensors} sensors (seed ${s.seed}) for ${s.elapsed_s} s`,
+    `${s.ok ? 'Simulated' : 'FAILED:'} ${s.sensors} sensors${s.idle_sensors ? ` and ${s.idle_sensors} idle ones` : ''} (seed ${s.seed}) for ${s.elapsed_s} s`,
     `  events      ${count(s.events_sent)} sent, ${count(s.events_acknowledged)} acknowledged: ${count(s.events_accepted)} accepted, ${count(s.events_filtered)} filtered, ${count(s.rejected)} rejected`,
     `  batches     ${count(s.batches)} (${s.duplicates} answered as duplicates, ${s.retries} retries)`,
     `  binaries    ${count(s.binaries)} uploaded`,
     `  throughput  ${count(s.events_per_s)} events/s, acknowledged in ${s.ack_latency_p50_ms} ms (p50) / ${s.ack_latency_p99_ms} ms (p99)`,
   ];
-  if (s.checkin_failures) lines.push(`  check-ins   ${s.checkin_failures} lost`);
+  lines.push(`  check-ins   ${count(s.checkins)} answered in ${s.checkin_latency_p50_ms} ms (p50) / ${s.checkin_latency_p99_ms} ms (p99)${s.checkin_failures ? `, ${s.checkin_failures} lost` : ''}`);
   for (const error of s.errors) lines.push(`  error: ${error}`);
   return lines.join('\n') + '\n';
 }

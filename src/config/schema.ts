@@ -167,6 +167,31 @@ export const ConfigSchema = Type.Object(
       maximum: 64,
       description: 'Threads that run searches, each with its own read-only connection to the embedded store.',
     }),
+    searchCacheMb: Type.Integer({
+      default: 16,
+      minimum: 1,
+      description: 'Page cache of each search connection to the embedded store, in MB (its pages beyond the mapped file).',
+    }),
+    searchMmapMb: Type.Integer({
+      default: 16_384,
+      minimum: 0,
+      description: 'How much of the embedded store\'s file the search connections read through a memory mapping, in MB (0: none). Mapped pages count in the server\'s RSS but are the kernel\'s page cache, given back under memory pressure.',
+    }),
+    sqlitePageCacheMb: Type.Integer({
+      default: 64,
+      minimum: 1,
+      description: 'Page cache, in MB, of the embedded store\'s request-thread connection and of the event writer\'s, each.',
+    }),
+    ingestProcessCacheEntries: Type.Integer({
+      default: 200_000,
+      minimum: 1,
+      description: 'Recently active processes whose state (row, open segment) the event writer keeps in memory, about 600 bytes each; the least recently active are forgotten first and read back from the store when they send again.',
+    }),
+    ingestTermCacheEntries: Type.Integer({
+      default: 500_000,
+      minimum: 2,
+      description: 'Search terms (event values) whose dictionary ids the event writer keeps in memory; a term not held is looked up in the store.',
+    }),
     searchTimeLimitMs: Type.Integer({
       default: 30_000,
       minimum: 1,

@@ -55,7 +55,7 @@ async function openSqlite(config: Config): Promise<{ db: SqliteDatabase; migrati
   // The request thread's connection: waiting for the writer's lock must not hold the event loop.
   // Its count of waiting connections goes to the worker threads, so the event writer lets them go first.
   const db = SqliteDatabase.open(file, {
-    yieldWhenBusy: true, lockWaitMs: config.databaseLockWaitMs, lockWaiters: new LockWaiters(),
+    yieldWhenBusy: true, lockWaitMs: config.databaseLockWaitMs, lockWaiters: new LockWaiters(), pageCacheMb: config.sqlitePageCacheMb,
   });
   try {
     return { db, migration: await migrate(db, sqliteMigrations) };

@@ -26,12 +26,27 @@ export interface IngestOutcome {
   filtered: number;
 }
 
-/** Where segments start and stop (reference core §1.1, §3). */
+/** Where segments start and stop (reference core §1.1, §3), and how much the writer remembers. */
 export interface SegmentRules {
   maxEventsPerSegment: number;
   /** A segment takes events for this long after it opened (server clock). */
   windowMs: number;
+  /** Bounds of the writer's in-memory state; DEFAULT_CACHE_BOUNDS when absent. */
+  cacheBounds?: EventStoreCacheBounds | undefined;
 }
+
+/**
+ * What an event store keeps in memory between commits, each bounded (docs/adr/0030-cache-bounds.md;
+ * config ingestProcessCacheEntries, ingestTermCacheEntries).
+ */
+export interface EventStoreCacheBounds {
+  /** Recently active processes' state (row, open segment): about 600 bytes each. */
+  processes: number;
+  /** Search terms whose dictionary ids are known. */
+  terms: number;
+}
+
+export const DEFAULT_CACHE_BOUNDS: EventStoreCacheBounds = { processes: 200_000, terms: 500_000 };
 
 export interface EventStore {
   /**

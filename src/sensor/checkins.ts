@@ -7,6 +7,7 @@
  * result, is reported without waiting an interval. The next check-in comes after the server's
  * next_checkin_seconds, or the loop's own interval if that is shorter.
  */
+import { performance } from 'node:perf_hooks';
 import type { BanListPayload } from '../modules/bans/bans.schemas.js';
 import type { CommandInstruction } from '../modules/live-response/live-response.schemas.js';
 import type { Instruction } from '../modules/sensors/sensor-protocol.schemas.js';
@@ -20,6 +21,9 @@ export class Checkins {
   online = false;
   /** Check-ins lost to network errors or 5xx (the next one repeats them); a 503 (busy) is sent again after its Retry-After. */
   failures = 0;
+  /** Milliseconds each answered check-in took, in order, and when each was answered (performance.now()). */
+  readonly latencies: number[] = [];
+  readonly answeredAt: number[] = [];
 
   private readonly applied = new Set<number>();
   /** Instruction ids to acknowledge at the next check-in, with their results. */
@@ -30,15 +34,20 @@ export class Checkins {
   private inFlight: Promise<void> | undefined;
   private stopped = false;
 
-  /** Starts at once; `onRefused` hears of check-ins the server refused (4xx). */
+  /**
+   * Starts after `firstDelayMs` (at once by default: a fleet of many spreads its first check-ins
+   * over an interval, as real sensors started at different times do); `onRefused` hears of
+   * check-ins the server refused (4xx).
+   */
   constructor(
     private readonly client: SensorClient,
     private readonly endpoint: Endpoint,
     private readonly intervalMs: number,
     private readonly onRefused: (error: Error) => void,
+    firstDelayMs = 0,
   ) {
     this.liveResponse = new LiveResponder(client, endpoint);
-    this.schedule(0);
+    this.schedule(firstDelayMs);
   }
 
   /** Stops the loop once the check-in in flight, if any, is answered. */
@@ -59,6 +68,7 @@ export class Checkins {
     const completed = [...this.toAcknowledge].map(([id, result]) => (result === undefined ? { id } : { id, result }));
     let news = false;
     let nextMs = this.intervalMs;
+    const sentAt = performance.now();
     try {
       const reply = await this.client.checkin({
         sensor_time: sensorNow,
@@ -71,6 +81,8 @@ export class Checkins {
         network_adapters: this.endpoint.facts.network_adapters,
         ...(completed.length ? { completed } : {}),
       });
+      this.answeredAt.push(performance.now());
+      this.latencies.push(this.answeredAt.at(-1)! - sentAt);
       this.online = true;
       nextMs = Math.min(nextMs, reply.next_checkin_seconds * 1000);
       for (const { id } of completed) this.toAcknowledge.delete(id);

@@ -3,7 +3,8 @@
  * with the group's install code, checks in on its own timer (acknowledging instructions and
  * honouring isolation), uploads the binaries its events reference, and streams its events in
  * numbered batches, one in flight at a time, within its site's throttle rules, until its process
- * budget or the duration is spent.
+ * budget or the duration is spent. Idle sensors (`idleSensors`) only register and check in, their
+ * first check-ins spread over one interval: thousands of them cost one process little.
  * The run ends when every batch sent has been answered.
  */
 import { performance } from 'node:perf_hooks';
@@ -12,7 +13,10 @@ import type { SensorEvent } from '../ingest/event.schemas.js';
 import { BinaryCatalog, type Binary } from './binaries.js';
 import { Checkins } from './checkins.js';
 import { SensorClient, createAgent, fetchInstallCode } from './client.js';
+import { startIdleFleet } from './idle-fleet.js';
 import { Endpoint } from './endpoint.js';
+import { Pacer, untilStopped } from './pacing.js';
+import { LatencyByMinute, percentile, tallyTypes } from './simulation-stats.js';
 
 export interface SimulationOptions {
   server: string;
@@ -21,6 +25,8 @@ export interface SimulationOptions {
   /** The group's install code, as an installer package holds it; read with `token` when absent. */
   installCode?: string | undefined;
   sensors: number;
+  /** Further sensors that register and check in but send no events; they stop with the run. */
+  idleSensors?: number | undefined;
   /** Processes each sensor starts (boot tree included) before it stops. */
   processes?: number | undefined;
   /** Seconds of streaming after which sensors stop. With neither limit, only `signal` stops the run. */
@@ -46,14 +52,19 @@ export interface SimulationProgress {
   events_sent: number;
   events_acknowledged: number;
   events_per_s: number;
+  /** Check-ins answered so far, across the whole fleet. */
+  checkins: number;
 }
 
 export interface SimulationSummary {
   seed: string;
   sensors: number;
+  idle_sensors: number;
   events_sent: number;
   /** Events in batches the server answered (including batches it answered as duplicates). */
   events_acknowledged: number;
+  /** Acknowledged events by type (process_start, modload, …), to count them back through search. */
+  events_acknowledged_by_type: Record<string, number>;
   events_accepted: number;
   events_filtered: number;
   rejected: number;
@@ -70,6 +81,14 @@ export interface SimulationSummary {
   events_per_s: number;
   ack_latency_p50_ms: number;
   ack_latency_p99_ms: number;
+  /** The p99 of each minute from the start of streaming. */
+  ack_latency_p99_ms_by_minute: number[];
+  /** Check-ins answered, and how long they took. */
+  checkins: number;
+  checkin_latency_p50_ms: number;
+  checkin_latency_p99_ms: number;
+  /** The p99 of each minute from the start of streaming (check-ins before it count in the first). */
+  checkin_latency_p99_ms_by_minute: number[];
   /** What went wrong, the first few of each run; a run with errors is not ok. */
   errors: string[];
   /** Every event sent was acknowledged and accepted or filtered, and nothing failed. */
@@ -88,7 +107,8 @@ interface Totals {
   batches: number;
   duplicates: number;
   binaries: number;
-  latencies: number[];
+  byType: Record<string, number>;
+  latencies: LatencyByMinute;
   errors: string[];
   errorCount: number;
 }
@@ -104,34 +124,42 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   const batchSize = options.rate ? Math.max(1, Math.min(batchCap, Math.ceil(options.rate / options.sensors))) : batchCap;
   const agent = createAgent(options.server, options);
   const connection = { server: options.server, agent, gzip: options.gzip };
-  const totals: Totals = { sent: 0, acknowledged: 0, accepted: 0, filtered: 0, rejected: 0, batches: 0, duplicates: 0, binaries: 0, latencies: [], errors: [], errorCount: 0 };
+  let started = performance.now();
+  const latencies = new LatencyByMinute(() => started);
+  const totals: Totals = { sent: 0, acknowledged: 0, accepted: 0, filtered: 0, rejected: 0, batches: 0, duplicates: 0, binaries: 0, byType: {}, latencies, errors: [], errorCount: 0 };
   const clients: SensorClient[] = [];
   const checkins: Checkins[] = [];
   try {
     const installCode = options.installCode ?? await fetchInstallCode(connection, requireToken(options.token), options.groupId ?? 1);
     const binaries = new BinaryCatalog(options.seed);
     const startMs = Date.now();
+    const intervalMs = (options.checkinIntervalS ?? 5) * 1000;
+    const onRefused = (endpoint: Endpoint) => (error: Error) => noteError(totals, `${endpoint.hostname}: check-in: ${error.message}`);
     const endpoints = Array.from({ length: options.sensors }, (_, index) =>
       new Endpoint({ seed: options.seed, index, startMs, processes: options.processes, binaries }));
     for (const endpoint of endpoints) {
       const client = new SensorClient(connection);
       await client.register(installCode, endpoint.facts);
       clients.push(client);
-      checkins.push(new Checkins(client, endpoint, (options.checkinIntervalS ?? 5) * 1000, (error) => noteError(totals, `${endpoint.hostname}: check-in: ${error.message}`)));
+      checkins.push(new Checkins(client, endpoint, intervalMs, onRefused(endpoint)));
     }
-
-    const started = performance.now();
+    checkins.push(...await startIdleFleet({
+      count: options.idleSensors ?? 0, firstIndex: options.sensors, seed: options.seed, startMs, binaries, connection, installCode, intervalMs, onRefused,
+    }));
+    started = performance.now();
     const deadline = options.durationS === undefined ? Infinity : started + options.durationS * 1000;
     const stopping = () => options.signal?.aborted === true || performance.now() >= deadline;
     const pacer = options.rate ? new Pacer(options.rate) : undefined;
     const progress = options.onProgress && setInterval(() => options.onProgress!(progressOf(totals, checkins, started)), 500);
     try {
       await Promise.all(endpoints.map((endpoint, i) => stream(endpoint, clients[i]!, { batchSize, stopping, pacer, totals })));
+      if (endpoints.length === 0) await untilStopped(deadline, options.signal);
     } finally {
       clearInterval(progress);
     }
     const elapsed = (performance.now() - started) / 1000;
-    return summarize(options, totals, clients, checkins, elapsed);
+    await Promise.all(checkins.map((c) => c.stop()));
+    return summarize(options, totals, clients, checkins, elapsed, started);
   } finally {
     await Promise.all(checkins.map((c) => c.stop()));
     agent.destroy();
@@ -166,8 +194,10 @@ async function stream(endpoint: Endpoint, client: SensorClient, { batchSize, sto
     const sentAt = performance.now();
     const acknowledged = client.uploadEvents(seq, events).then(
       (reply) => {
-        totals.latencies.push(performance.now() - sentAt);
+        const now = performance.now();
+        totals.latencies.add(now - sentAt, now);
         totals.acknowledged += events.length;
+        tallyTypes(totals.byType, events);
         totals.accepted += reply.accepted;
         totals.filtered += reply.filtered;
         totals.rejected += reply.rejected.length;
@@ -211,20 +241,6 @@ async function uploadBinaries(endpoint: Endpoint, client: SensorClient, binaries
   return true;
 }
 
-/** Spaces batches so that the whole fleet sends `rate` events a second on average. */
-class Pacer {
-  private nextAt = performance.now();
-
-  constructor(private readonly rate: number) {}
-
-  async take(events: number): Promise<void> {
-    const now = performance.now();
-    const at = Math.max(now, this.nextAt);
-    this.nextAt = at + (events * 1000) / this.rate;
-    if (at > now) await sleep(at - now);
-  }
-}
-
 function progressOf(totals: Totals, checkins: Checkins[], started: number): SimulationProgress {
   const elapsed = (performance.now() - started) / 1000;
   return {
@@ -233,17 +249,21 @@ function progressOf(totals: Totals, checkins: Checkins[], started: number): Simu
     events_sent: totals.sent,
     events_acknowledged: totals.acknowledged,
     events_per_s: elapsed > 0 ? Math.round(totals.acknowledged / elapsed) : 0,
+    checkins: checkins.reduce((sum, c) => sum + c.latencies.length, 0),
   };
 }
 
-function summarize(options: SimulationOptions, totals: Totals, clients: SensorClient[], checkins: Checkins[], elapsed: number): SimulationSummary {
-  const latencies = totals.latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => (latencies.length ? round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!) : 0);
+function summarize(options: SimulationOptions, totals: Totals, clients: SensorClient[], checkins: Checkins[], elapsed: number, started: number): SimulationSummary {
+  const checkinLatencies = checkins.flatMap((c) => c.latencies);
+  const checkinsByMinute = new LatencyByMinute(() => started);
+  for (const c of checkins) c.latencies.forEach((ms, i) => checkinsByMinute.add(ms, c.answeredAt[i]!));
   return {
     seed: options.seed,
     sensors: clients.length,
+    idle_sensors: checkins.length - clients.length,
     events_sent: totals.sent,
     events_acknowledged: totals.acknowledged,
+    events_acknowledged_by_type: totals.byType,
     events_accepted: totals.accepted,
     events_filtered: totals.filtered,
     rejected: totals.rejected,
@@ -254,8 +274,13 @@ function summarize(options: SimulationOptions, totals: Totals, clients: SensorCl
     binaries: totals.binaries,
     elapsed_s: round(elapsed),
     events_per_s: elapsed > 0 ? Math.round(totals.acknowledged / elapsed) : 0,
-    ack_latency_p50_ms: percentile(50),
-    ack_latency_p99_ms: percentile(99),
+    ack_latency_p50_ms: totals.latencies.percentile(50),
+    ack_latency_p99_ms: totals.latencies.percentile(99),
+    ack_latency_p99_ms_by_minute: totals.latencies.p99ByMinute(),
+    checkins: checkinLatencies.length,
+    checkin_latency_p50_ms: percentile(checkinLatencies, 50),
+    checkin_latency_p99_ms: percentile(checkinLatencies, 99),
+    checkin_latency_p99_ms_by_minute: checkinsByMinute.p99ByMinute(),
     errors: totals.errorCount > totals.errors.length ? [...totals.errors, `… and ${totals.errorCount - totals.errors.length} more`] : totals.errors,
     ok: totals.errorCount === 0 && totals.acknowledged === totals.sent && totals.rejected === 0,
   };

@@ -31,7 +31,7 @@ import { PostgresEventListStore, PostgresProcessDetailStore } from '../modules/p
 import { PostgresProcessSearchStore } from '../modules/processes/process-search.postgres.js';
 import { SqlInstallCodesStore } from '../modules/sensors/install-codes.store.js';
 import { SqlThreatReportsStore } from '../modules/threat-reports/threat-reports.store.js';
-import type { CommandNoticeChannel, DatabaseStores } from './stores.js';
+import { eventStoreCacheBounds, type CommandNoticeChannel, type DatabaseStores } from './stores.js';
 
 export async function openPostgresStores(config: Config): Promise<DatabaseStores> {
   const { db } = await openConfiguredDatabase(config);
@@ -48,7 +48,7 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
   const partitions = new PostgresPartitions(db);
   const pagingSnapshots = new PostgresPagingSnapshots(db);
   const events = new EventsAndPartitions(
-    new PostgresEventStore(db, { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 }),
+    new PostgresEventStore(db, { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000, cacheBounds: eventStoreCacheBounds(config) }),
     partitions,
   );
   const alerts = new SqlAlertsStore(db);

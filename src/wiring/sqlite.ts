@@ -30,7 +30,7 @@ import {
   openReadPool, PooledBinarySearchStore, PooledDashboardStore, PooledDocumentTags, PooledEventListStore, PooledMatchReads,
   PooledProcessSearchStore,
 } from './sqlite-read-stores.js';
-import type { DatabaseStores } from './stores.js';
+import { eventStoreCacheBounds, type DatabaseStores } from './stores.js';
 import { RawEventSource } from '../modules/forwarder/forwarder-raw.js';
 import { sqliteChunkLoader } from '../modules/forwarder/forwarder-raw.sqlite.js';
 
@@ -48,8 +48,8 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
   const file = join(config.dataDir, SQLITE_FILE);
   const events = new ThreadedEventStore(
     file,
-    { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000 },
-    { lockWait: db.lockWait },
+    { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000, cacheBounds: eventStoreCacheBounds(config) },
+    { lockWait: db.lockWait, pageCacheMb: config.sqlitePageCacheMb },
   );
   const alertChanges = new ThreadedAlertChanges(file, db.lockWait);
   const searchPool = openReadPool(file, config);

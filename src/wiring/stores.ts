@@ -7,7 +7,8 @@
 import type { SqlDatabase } from '../db/database.js';
 import type { DocumentTagsReader } from '../detect/document-tags.js';
 import type { MatchReads } from '../detect/match.plan.js';
-import type { EventStore } from '../ingest/event-store.js';
+import type { Config } from '../config/schema.js';
+import type { EventStore, EventStoreCacheBounds } from '../ingest/event-store.js';
 import type { AlertChanger, AlertsStore } from '../modules/alerts/alerts.store.js';
 import type { BinaryContent } from '../modules/binaries/binary-content.js';
 import type { BinarySearchStore } from '../modules/binaries/binary-search.store.js';
@@ -72,4 +73,9 @@ export interface DatabaseStores {
   forwarderRawEvents: ForwarderRawEvents;
   /** Releases what the wiring started, the database last; after the services' own work has stopped. */
   close(): Promise<void>;
+}
+
+/** The event store's cache bounds, from their settings (docs/adr/0030-cache-bounds.md). */
+export function eventStoreCacheBounds(config: Pick<Config, 'ingestProcessCacheEntries' | 'ingestTermCacheEntries'>): EventStoreCacheBounds {
+  return { processes: config.ingestProcessCacheEntries, terms: config.ingestTermCacheEntries };
 }

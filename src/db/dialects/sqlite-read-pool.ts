@@ -14,13 +14,18 @@
 import type { Worker } from 'node:worker_threads';
 import { ReadTimeout } from '../errors.js';
 import { startSiblingWorker } from '../worker-threads.js';
-import { READ_TIMEOUT_CODE, type ReadJob, type ReadReply, type ReadWorkerInit, type SnapshotLimits } from './sqlite-read.messages.js';
+import { READ_TIMEOUT_CODE, type ReadConnectionMemory, type ReadJob, type ReadReply, type ReadWorkerInit, type SnapshotLimits } from './sqlite-read.messages.js';
+
+/** Pages of the file read through a shared mapping (up to 16 GB) instead of copied into each connection's cache. */
+export const DEFAULT_READ_MEMORY: ReadConnectionMemory = { pageCacheMb: 16, mmapMb: 16_384 };
 
 export interface ReadPoolOptions {
   workers: number;
   /** Handler name → module URL (see ReadHandler). */
   handlers: Record<string, URL>;
   snapshots?: Partial<SnapshotLimits>;
+  /** Each read connection's memory; DEFAULT_READ_MEMORY when absent. */
+  memory?: ReadConnectionMemory;
   /** How long a job may take, from when it is sent; unlimited when absent. */
   timeLimitMs?: number;
   /**
@@ -58,6 +63,7 @@ export class SqliteReadPool {
       file,
       handlers: Object.fromEntries(Object.entries(options.handlers).map(([name, url]) => [name, url.href])),
       snapshots: { ...DEFAULT_SNAPSHOTS, ...options.snapshots },
+      memory: options.memory ?? DEFAULT_READ_MEMORY,
     };
     this.init = init;
     this.timeLimitMs = options.timeLimitMs;

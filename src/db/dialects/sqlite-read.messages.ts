@@ -26,6 +26,13 @@ export interface ReadWorkerInit {
   /** Handler name → URL of a module exporting a ReadHandler's members. */
   handlers: Record<string, string>;
   snapshots: SnapshotLimits;
+  /** Each connection's page cache and memory mapping of the file (config searchCacheMb, searchMmapMb). */
+  memory: ReadConnectionMemory;
+}
+
+export interface ReadConnectionMemory {
+  pageCacheMb: number;
+  mmapMb: number;
 }
 
 export interface SnapshotLimits {

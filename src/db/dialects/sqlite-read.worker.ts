@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { READ_TIMEOUT_CODE, type ReadHandler, type ReadJob, type ReadReply, type ReadWorkerInit } from './sqlite-read.messages.js';
 
-const { file, handlers: handlerUrls, snapshots: limits } = workerData as ReadWorkerInit;
+const { file, handlers: handlerUrls, snapshots: limits, memory } = workerData as ReadWorkerInit;
 const handlers = new Map<string, ReadHandler>();
 for (const [name, url] of Object.entries(handlerUrls)) handlers.set(name, (await import(url)) as ReadHandler);
 
@@ -36,8 +36,8 @@ function open(): Database.Database {
   const connection = new Database(file, { readonly: true, fileMustExist: true });
   // Pages of the database file are read through a shared mapping instead of copied into each
   // connection's cache; the cache then mostly holds pages that are still in the WAL.
-  connection.pragma('mmap_size = 17179869184');
-  connection.pragma('cache_size = -16384');
+  connection.pragma(`mmap_size = ${memory.mmapMb * 2 ** 20}`);
+  connection.pragma(`cache_size = -${memory.pageCacheMb * 1024}`);
   for (const handler of handlers.values()) handler.setup?.(connection);
   return connection;
 }

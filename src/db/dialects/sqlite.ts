@@ -57,7 +57,12 @@ export interface SqliteOpenOptions {
   lockWaiters?: LockWaiters | undefined;
   /** The event writer: before each transaction, let the connections waiting for the lock take it first. */
   letWaitingWritersFirst?: boolean | undefined;
+  /** Page cache of the connection (config sqlitePageCacheMb); DEFAULT_PAGE_CACHE_MB when absent. */
+  pageCacheMb?: number | undefined;
 }
+
+/** The event store's indexes are hot and large: 64 MB (SQLite's default is 2 MB). */
+export const DEFAULT_PAGE_CACHE_MB = 64;
 
 /** How the request thread's connection waits for the lock, passed in workerData to a worker's connection. */
 export interface SharedLockWait {
@@ -135,8 +140,7 @@ export class SqliteDatabase extends SqliteExecutor implements SqlDatabase {
     // at a large cost per commit. The ingest writer decides its own durability per batch.
     connection.pragma('synchronous = NORMAL');
     connection.pragma('foreign_keys = ON');
-    // 64 MB of page cache (the default is 2 MB): the event store's indexes are hot and large.
-    connection.pragma('cache_size = -65536');
+    connection.pragma(`cache_size = -${(options.pageCacheMb ?? DEFAULT_PAGE_CACHE_MB) * 1024}`);
     return new SqliteDatabase(connection, options);
   }
 

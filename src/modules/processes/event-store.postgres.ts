@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { translatePostgresError, type PostgresDatabase } from '../../db/dialects/postgres.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { chunkRows, decodeEvent } from '../../ingest/event-codec.js';
-import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from '../../ingest/event-store.js';
+import { DEFAULT_CACHE_BOUNDS, type EventStore, type IngestBatch, type IngestOutcome, type SegmentRules } from '../../ingest/event-store.js';
 import { baseName } from '../../ingest/normalize.js';
 import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } from '../../ingest/prepare.js';
 import { countSequence, countStored } from '../../ingest/batch-sequence.js';
@@ -25,20 +25,18 @@ import { CommitRows, type ProcessHost, type ProcessStartValues } from './event-s
 import { processKey, readProcesses, RowIds, type ProcessState } from './event-store.reads.postgres.js';
 import type { SegmentState } from './event-store.state.js';
 
-const PROCESS_CACHE_SIZE = 200_000;
 /**
  * Fast deflate with a 4 KB window: a chunk is a few KB, and the smaller window and hash table
  * are a third cheaper to set up on every call (any raw inflate reads the result).
  */
 export const DEFLATE = { level: 1, windowBits: 12, memLevel: 5 };
-const KNOWN_TERMS = 500_000;
 
 
 export class PostgresEventStore implements EventStore {
-  private readonly processes = new LRUCache<string, ProcessState>({ max: PROCESS_CACHE_SIZE });
+  private readonly processes: LRUCache<string, ProcessState>;
   private readonly lastSequence = new Map<number, number>();
   /** Terms the dictionary is known to hold. */
-  private readonly knownTerms = new LRUCache<string, true>({ max: KNOWN_TERMS });
+  private readonly knownTerms: LRUCache<string, true>;
   private readonly posted = new PostedTerms<string>();
   private readonly ids = new RowIds();
   /** Commits and rejection counts, one at a time: they share the rows being gathered. */
@@ -51,7 +49,11 @@ export class PostgresEventStore implements EventStore {
     private readonly db: PostgresDatabase,
     private readonly rules: SegmentRules,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    const bounds = rules.cacheBounds ?? DEFAULT_CACHE_BOUNDS;
+    this.processes = new LRUCache({ max: bounds.processes });
+    this.knownTerms = new LRUCache({ max: bounds.terms });
+  }
 
   async commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {
     return this.inTransaction(async (client) => {

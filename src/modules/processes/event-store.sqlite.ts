@@ -15,7 +15,7 @@ import { countSequence, countStored } from '../../ingest/batch-sequence.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { ChunkAppender } from './chunk-files.sqlite.js';
 import { chunkRows, decodeEvent } from '../../ingest/event-codec.js';
-import type { EventStore, IngestBatch, IngestOutcome, SegmentRules } from '../../ingest/event-store.js';
+import { DEFAULT_CACHE_BOUNDS, type EventStore, type IngestBatch, type IngestOutcome, type SegmentRules } from '../../ingest/event-store.js';
 import { insertPairs, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
 import { NewSegmentCounts, type ProcessHost } from './event-store.counts.sqlite.js';
 import { PostedTerms, sortPostings } from './event-store.postings.js';
@@ -33,9 +33,6 @@ interface ProcessState {
 /** A process row created in this transaction, written at its end with everything learnt meanwhile. */
 type NewProcessRow = unknown[];
 
-/** How many processes' state stays in memory (least recently active are forgotten first). */
-const PROCESS_CACHE_SIZE = 200_000;
-
 export class SqliteEventStore implements EventStore {
   private readonly statements: EventStatements;
   /**
@@ -44,7 +41,7 @@ export class SqliteEventStore implements EventStore {
    * them, so at the cache's size each eviction scanned hundreds of thousands of holes (up to
    * 90 ms a commit, growing until the next rehash).
    */
-  private readonly processes = new LRUCache<string, ProcessState>({ max: PROCESS_CACHE_SIZE });
+  private readonly processes: LRUCache<string, ProcessState>;
   private readonly lastSequence = new Map<number, number>();
   private readonly terms: TermDictionary;
   private lastProcessRow: number | undefined;
@@ -71,8 +68,10 @@ export class SqliteEventStore implements EventStore {
     private readonly rules: SegmentRules,
     private readonly now: () => number = Date.now,
   ) {
+    const bounds = rules.cacheBounds ?? DEFAULT_CACHE_BOUNDS;
+    this.processes = new LRUCache({ max: bounds.processes });
     this.statements = prepareEventStatements(db.connection);
-    this.terms = new TermDictionary(db.connection);
+    this.terms = new TermDictionary(db.connection, bounds.terms);
     this.newSegments = new NewSegmentCounts(db.connection);
     const hot = this.statements.hotPartition.get() as { id: number; first_row: number };
     this.hotFirstRow = hot.first_row;
@@ -126,6 +125,11 @@ export class SqliteEventStore implements EventStore {
     this.processes.clear();
     this.posted.clear();
     this.lastProcessRow = this.lastSegmentRow = undefined;
+  }
+
+  /** Entries in the bounded caches (rules.cacheBounds), for their tests and diagnostics. */
+  cacheSizes(): { processes: number; terms: number } {
+    return { processes: this.processes.size, terms: this.terms.size };
   }
 
   async countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void> {

@@ -21,10 +21,12 @@ export interface WriterInit {
   checkpointIntervalMs?: number;
   /** The request thread's: its connections waiting for the lock take it before the next commit. */
   lockWait?: SharedLockWait;
+  /** config sqlitePageCacheMb */
+  pageCacheMb?: number;
 }
 
-const { file, rules, checkpointIntervalMs, lockWait } = workerData as WriterInit;
-const db = SqliteDatabase.open(file, { ...sharingLockWait(lockWait), letWaitingWritersFirst: true });
+const { file, rules, checkpointIntervalMs, lockWait, pageCacheMb } = workerData as WriterInit;
+const db = SqliteDatabase.open(file, { ...sharingLockWait(lockWait), letWaitingWritersFirst: true, pageCacheMb });
 db.connection.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
 const checkpointer = new WalCheckpointer(file, { intervalMs: checkpointIntervalMs, syncBefore: chunkDirectory(file) });
 /** Made at the first request, so that a schema it cannot work with fails requests, not the thread. */

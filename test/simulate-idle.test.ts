@@ -1,0 +1,54 @@
+/**
+ * The simulator's idle-sensor mode and its long-run figures against a real server: many sensors
+ * that only check in, spread over the interval, and the per-type and per-minute counts a soak
+ * reads at its end.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { simulate } from '../src/sensor/simulator.js';
+import { as, startListeningTestApp, type ListeningTestApp } from './support/app.js';
+
+describe('vigil simulate with idle sensors against a real server', () => {
+  let test: ListeningTestApp;
+  before(async () => {
+    test = await startListeningTestApp();
+  });
+  after(() => test.close());
+
+  async function sensorCount(): Promise<number> {
+    const reply = await test.app.inject({ url: '/api/v1/sensor', headers: as(test.adminToken) });
+    assert.equal(reply.statusCode, 200, reply.body);
+    return reply.json<unknown[]>().length;
+  }
+
+  it('registers idle sensors beside the streaming one; each checks in every interval and sends no events', async () => {
+    const before = await sensorCount();
+    const summary = await simulate({
+      server: test.url, token: test.adminToken, seed: 'idle-e2e', sensors: 1, idleSensors: 20, durationS: 2.5, checkinIntervalS: 1, batchSize: 500,
+    });
+    assert.deepEqual(summary.errors, []);
+    assert.equal(summary.ok, true);
+    assert.equal(summary.sensors, 1);
+    assert.equal(summary.idle_sensors, 20);
+    assert.equal(await sensorCount(), before + 21);
+    // 21 sensors for 2.5 s at one check-in a second, the idle ones' first within the first second.
+    assert.ok(summary.checkins >= 21 * 2, `${summary.checkins} check-ins`);
+    assert.ok(summary.checkin_latency_p99_ms > 0 && summary.checkin_latency_p50_ms <= summary.checkin_latency_p99_ms);
+    assert.equal(summary.checkin_latency_p99_ms_by_minute.length, 1);
+    const byType = Object.values(summary.events_acknowledged_by_type).reduce((a, b) => a + b, 0);
+    assert.equal(byType, summary.events_acknowledged);
+    assert.ok(summary.events_acknowledged_by_type.process_start! > 0);
+    assert.equal(summary.ack_latency_p99_ms_by_minute.length, 1);
+    assert.ok(summary.ack_latency_p99_ms_by_minute[0]! > 0);
+  });
+
+  it('runs a fleet of idle sensors alone until the duration ends', async () => {
+    const started = Date.now();
+    const summary = await simulate({ server: test.url, token: test.adminToken, seed: 'idle-only', sensors: 0, idleSensors: 5, durationS: 1.5, checkinIntervalS: 0.5 });
+    assert.deepEqual(summary.errors, []);
+    assert.equal(summary.events_sent, 0);
+    assert.ok(Date.now() - started >= 1500, 'the run lasts its duration');
+    assert.ok(summary.checkins >= 5 * 2, `${summary.checkins} check-ins`);
+    assert.deepEqual(summary.ack_latency_p99_ms_by_minute, []);
+  });
+});
