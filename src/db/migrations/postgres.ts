@@ -7,6 +7,7 @@ import { coreSchema } from './postgres/001-core.js';
 import { EVENTS_MIGRATION } from './postgres/002-events.js';
 import { TAG_SENSORS_MIGRATION } from './postgres/003-tag-sensors.js';
 import { NOTIFICATIONS_MIGRATION } from './postgres/004-notifications.js';
+import { BINARY_CONTENT_PIECES_MIGRATION } from './postgres/007-binary-content-pieces.js';
 import type { Migration } from './types.js';
 
-export const postgresMigrations: readonly Migration[] = [coreSchema, EVENTS_MIGRATION, TAG_SENSORS_MIGRATION, NOTIFICATIONS_MIGRATION];
+export const postgresMigrations: readonly Migration[] = [coreSchema, EVENTS_MIGRATION, TAG_SENSORS_MIGRATION, NOTIFICATIONS_MIGRATION, BINARY_CONTENT_PIECES_MIGRATION];
