@@ -15,6 +15,7 @@ import { tempDir } from '../test/support/temp.js';
 import { ADMIN_TOKEN_FILE } from './startup/first-start.js';
 import { loadConfig } from './config/load.js';
 import { SQLITE_FILE } from './db/open.js';
+import { BUILT_CONSOLE_DIR, consoleBuilt } from './http/console-static.js';
 import { serve, type RunningServer } from './main.js';
 
 /** A stand-in for stdout that says whether it is a terminal and keeps what was written. */
@@ -120,6 +121,8 @@ describe('vigil serve', () => {
       assert.equal((await server.app.inject({ url: '/api/info', headers: as(token) })).statusCode, 200);
       const port = new URL(server.url).port;
       assert.ok(out.text.includes(`vigil simulate --server https://127.0.0.1:${port} --token "${token}" --sensors 5`), out.text);
+      const consoleStep = consoleBuilt(BUILT_CONSOLE_DIR) ? `Open the analyst console at https://127.0.0.1:${port}/` : 'The analyst console is not built';
+      assert.ok(out.text.includes(consoleStep), out.text);
       assert.ok(!existsSync(join(dataDir, ADMIN_TOKEN_FILE)));
     } finally {
       await server.shutdown();

@@ -36,7 +36,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
     app.log.info({ url: address, dataDir: config.dataDir }, `Vigil is listening on ${address}`);
     if (consoleDir) app.log.info({ console: `${address}/` }, `the analyst console is at ${address}/`);
     else app.log.warn({ expected: BUILT_CONSOLE_DIR }, 'the analyst console is not built (npm run build): / is not served');
-    if (adminToken) announceFirstStart({ adminToken, url: address, dataDir: config.dataDir }, out, app.log);
+    if (adminToken) announceFirstStart({ adminToken, url: address, dataDir: config.dataDir, consoleServed: consoleDir !== undefined }, out, app.log);
     container.storage.start(config.storageCheckSeconds * 1000, app.log, container.jobs);
     let stopping: Promise<void> | undefined;
     const shutdown = () =>

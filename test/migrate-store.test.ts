@@ -96,6 +96,10 @@ describe('vigil migrate-store moves an embedded installation to PostgreSQL', () 
   let reads: string[] = [];
   let partitions: unknown;
   let firstPartition: string;
+  /** Binaries (of the first 100) whose content the embedded store held: it moves in pieces and downloads from PostgreSQL. */
+  const withContent: string[] = [];
+  const downloads = async (server: Server, md5: string) =>
+    (await fetch(`${server.url}/api/v1/binary/${md5}`, { headers: { 'X-Auth-Token': token } })).status;
 
   const get = async (server: Server, path: string) => {
     const response = await fetch(`${server.url}${path}`, { headers: { 'X-Auth-Token': token } });
@@ -161,6 +165,9 @@ describe('vigil migrate-store moves an embedded installation to PostgreSQL', () 
         '/api/v1/watchlist', `/api/v1/watchlist/${String(watchlist.id)}`, `/api/v1/process?q=watchlist_${String(watchlist.id)}:*&rows=50`,
         '/api/v2/alert?q=&rows=100', '/api/v1/banning/blacklist', '/api/users', '/api/v1/sensor', '/api/group',
       ];
+      const binaries = await get(embedded, '/api/v1/binary?q=&rows=100') as { results: { md5: string }[] };
+      for (const { md5 } of binaries.results) if (await downloads(embedded, md5) === 200) withContent.push(md5);
+      assert.ok(withContent.length > 0, 'the simulator uploaded some binaries\' content');
       mountedAnswers = await answers(embedded);
       // The first partition unmounted (kept, not searched): it moves so.
       firstPartition = Object.values(await get(embedded, '/api/v1/storage/events/partition') as Record<string, Partition>)
@@ -201,6 +208,7 @@ describe('vigil migrate-store moves an embedded installation to PostgreSQL', () 
     assert.match(moved.stdout, /^ {2}processes +80$/m);
     assert.match(moved.stdout, /^ {2}event_chunks +[1-9]\d*$/m);
     assert.match(moved.stdout, /^ {2}users +2$/m);
+    assert.match(moved.stdout, /^ {2}binary_content \(files\) +[1-9]\d*$/m);
     assert.ok(!moved.stdout.includes('vigil-test'), 'the password is not shown');
   });
 
@@ -225,6 +233,7 @@ describe('vigil migrate-store moves an embedded installation to PostgreSQL', () 
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bob', password: 'tr0ub4dor&3' }),
       });
       assert.equal(login.status, 200, await login.text());
+      for (const md5 of withContent) assert.equal(await downloads(moved, md5), 200, md5);
       // New rows take ids past the moved ones.
       const ban = await send(moved, 'POST', '/api/v1/banning/blacklist', { md5hash: 'b'.repeat(32), text: 'after the move' });
       assert.ok(ban);

@@ -5,7 +5,8 @@
  * The token goes to stdout only when stdout is a terminal: under a service manager stdout is the
  * service log, which is kept, shipped and read by people who must not hold an admin token.
  * Otherwise it is written to a file only the data dir's owner can read, and the log says where.
- * The analyst console's URL is logged at every start, not only the first (main.ts).
+ * The analyst console's URL is logged at every start (main.ts); the terminal message names it
+ * too, first among the next steps, since it is where a newcomer with the token goes.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -20,6 +21,8 @@ export interface FirstStart {
   /** Where the server listens, as Fastify reports it. */
   url: string;
   dataDir: string;
+  /** Whether the analyst console is built and served at `/`. */
+  consoleServed: boolean;
 }
 
 export function announceFirstStart(start: FirstStart, out: NodeJS.WritableStream, log: FastifyBaseLogger): void {
@@ -28,7 +31,8 @@ export function announceFirstStart(start: FirstStart, out: NodeJS.WritableStream
     out.write(
       `\nCreated the global administrator "${BOOTSTRAP_ADMIN}". Its API token, shown this once ` +
         `(\`vigil token ${BOOTSTRAP_ADMIN}\` prints it again):\n\n    ${start.adminToken}\n` +
-        `\nNext steps:\n  Feed it five simulated endpoints (Windows, Linux and macOS, 100 processes each):\n\n` +
+        `\nNext steps:\n${consoleStep(url, start.consoleServed)}` +
+        `  Feed it five simulated endpoints (Windows, Linux and macOS, 100 processes each):\n\n` +
         `    ${simulateCommand(url, start.adminToken)}\n\n` +
         '  (inside a checkout of Vigil: npx vigil simulate ...). Then list them, as cbapi or curl would:\n\n' +
         `    curl -k -H "X-Auth-Token: ${start.adminToken}" ${url}/api/v1/sensor\n\n`,
@@ -47,6 +51,13 @@ export function announceFirstStart(start: FirstStart, out: NodeJS.WritableStream
   // Kept to the log's one JSON object a line: a person reading the service log finds the command there.
   const next = simulateCommand(url, `$(cat '${file}')`);
   log.info({ next }, `next step: feed it five simulated endpoints: ${next}`);
+  if (start.consoleServed) log.info({ console: `${url}/` }, `next step: open the analyst console at ${url}/ and sign in with the token in ${file}`);
+}
+
+function consoleStep(url: string, served: boolean): string {
+  return served
+    ? `  Open the analyst console at ${url}/ and sign in with the token above.\n\n`
+    : `  The analyst console is not built: run \`npm run build\`, restart, and open ${url}/.\n\n`;
 }
 
 /** `token`: the token itself, or the shell words that read it. */

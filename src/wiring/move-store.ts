@@ -21,6 +21,7 @@ import { createKeyFile, readKeyFile } from '../db/key-file.js';
 import { openConfiguredDatabase } from '../db/open.js';
 import { SecretBox, SecretUnreadableError } from '../db/secrets/secret-box.js';
 import { openSecretBox, secretKeyPath } from '../db/secrets/secret-key.js';
+import { BINARY_PIECE_BYTES } from '../modules/binaries/binary-content.postgres.js';
 import { LIVE_RESPONSE_PIECE_BYTES } from '../modules/live-response/live-response-content.sql.js';
 import { TOKEN_KEY_FILE } from '../modules/users/token-key.js';
 import { copyTable, planTable } from './move-store.copy.js';
@@ -28,7 +29,7 @@ import { createPartitions, detachCold, moveChunks, PARTITION_TABLE_PATTERN } fro
 import { SqliteSource } from './sqlite-source.js';
 
 /** Filled by the event pass, or not the embedded store's to give. */
-const NOT_COPIED = new Set(['schema_migrations', 'event_partitions', 'event_chunks', 'segment_terms', 'event_terms', 'binary_content', 'sealed_keys']);
+const NOT_COPIED = new Set(['schema_migrations', 'event_partitions', 'event_chunks', 'segment_terms', 'event_terms', 'binary_content', 'binary_content_pieces', 'sealed_keys']);
 /** Tables whose rows say the database is in use. */
 const IN_USE = ['users', 'sensors', 'watchlists', 'feeds'];
 
@@ -164,9 +165,17 @@ async function moveBinaryContent(client: pg.PoolClient, dataDir: string): Promis
   for (const prefix of listDir(root)) {
     if (prefix === 'incoming') continue;
     for (const md5 of listDir(join(root, prefix))) {
-      const rows = new BinaryCopyRows('binary_content', [['md5', 'text'], ['content', 'bytea']]);
-      rows.add([md5, readFileSync(join(root, prefix, md5))]);
-      await rows.send(client);
+      const content = readFileSync(join(root, prefix, md5));
+      const pieces = new BinaryCopyRows('binary_content_pieces', [['md5', 'text'], ['piece', 'int4'], ['data', 'bytea']]);
+      let piece = 0;
+      do {
+        pieces.add([md5, piece, content.subarray(piece * BINARY_PIECE_BYTES, (piece + 1) * BINARY_PIECE_BYTES)]);
+        piece++;
+      } while (piece * BINARY_PIECE_BYTES < content.length);
+      await pieces.send(client);
+      const complete = new BinaryCopyRows('binary_content', [['md5', 'text'], ['size', 'int8'], ['pieces', 'int4']]);
+      complete.add([md5, content.length, piece]);
+      await complete.send(client);
       count++;
     }
   }

@@ -21,7 +21,7 @@ const SQLITE_ONLY_TABLES = new Set(['sensor_install_codes_plaintext', 'schema_mi
  * What SQLite keeps in files of the data dir and PostgreSQL in the database, so that every server
  * reads it: the token key (ADR 0020), binaries' content and live-response files' content.
  */
-const POSTGRES_ONLY_TABLES = new Set(['sealed_keys', 'binary_content']);
+const POSTGRES_ONLY_TABLES = new Set(['sealed_keys', 'binary_content', 'binary_content_pieces']);
 
 const KINDS: Readonly<Record<string, string>> = {
   INTEGER: 'integer', bigint: 'integer', integer: 'integer',

@@ -24,7 +24,9 @@ describe('sensor protocol', () => {
   async function storedInDatabase(md5: string): Promise<Buffer | undefined> {
     const db = openAppDatabase(test);
     try {
-      return (await db.get<{ content: Buffer }>('SELECT content FROM binary_content WHERE md5 = ?', [md5]))?.content;
+      const pieces = await db.all<{ data: Buffer }>('SELECT data FROM binary_content_pieces WHERE md5 = ? ORDER BY piece', [md5]);
+      const complete = await db.get('SELECT 1 AS found FROM binary_content WHERE md5 = ?', [md5]);
+      return complete ? Buffer.concat(pieces.map((p) => p.data)) : undefined;
     } finally {
       await db.close();
     }
