@@ -4,12 +4,12 @@
  * type), and the cluster facts they ask for before sending.
  */
 import { randomBytes } from 'node:crypto';
-import type { BulkItem } from '../../ingest/sysmon/bulk-lines.js';
+import type { BulkItemHead } from '../../ingest/sysmon/bulk-lines.js';
 import { NOT_FOR_VIGIL, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
 
 
 export interface ItemOutcome {
-  item: BulkItem;
+  head: BulkItemHead;
   /** Undefined: stored. */
   reason: SysmonSkipReason | undefined;
   detail: string;
@@ -24,8 +24,16 @@ export function bulkReply(outcomes: readonly ItemOutcome[], defaultIndex: string
   // Ids clients never see again (Vigil stores events, not documents): unique per reply is enough.
   const idPrefix = randomBytes(9).toString('base64url') + '-';
   const defaultIndexJson = JSON.stringify(defaultIndex);
-  const items = outcomes.map(({ item, reason, detail }, seq) => {
-    const head = `{"${item.action}":{"_index":${item.index === undefined ? defaultIndexJson : JSON.stringify(item.index)},` +
+  // Shippers name one index for a whole body: its JSON is written once.
+  let lastIndex: string | undefined;
+  let lastIndexJson = defaultIndexJson;
+  const indexJson = (index: string | undefined) => {
+    if (index === undefined) return defaultIndexJson;
+    if (index !== lastIndex) [lastIndex, lastIndexJson] = [index, JSON.stringify(index)];
+    return lastIndexJson;
+  };
+  const items = outcomes.map(({ head: item, reason, detail }, seq) => {
+    const head = `{"${item.action}":{"_index":${indexJson(item.index)},` +
       `"_id":${item.id === undefined ? `"${idPrefix}${seq.toString(36)}"` : JSON.stringify(item.id)},`;
     if (reason === undefined) return `${head}${CREATED}"_seq_no":${seq},"_primary_term":1,"status":201}}`;
     if (NOT_FOR_VIGIL.has(reason)) return `${head}${NOOP}"_seq_no":${seq},"_primary_term":1,"status":200}}`;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
-import { decompress } from '../../ingest/decode.js';
+import { decompress, decompressBytes } from '../../ingest/decode.js';
 import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { SysmonDecoder, type SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
@@ -66,21 +66,21 @@ export class SysmonIngestService implements SysmonSink {
    */
   async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined): Promise<string> {
     const started = this.now();
-    const text = await decompress(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
+    const body = await decompressBytes(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
     // Beats send a batch again, byte for byte, when an answer was lost: stored once all the same.
-    const digest = `bulk:${createHash('sha1').update(text).digest('hex')}`;
+    const digest = `bulk:${createHash('sha1').update(body).digest('hex')}`;
     const duplicate = await this.batches.batchStored(key.groupId, digest);
     const batch = new SysmonBatch(this.decoder, started);
     const outcomes: ItemOutcome[] = [];
-    for (const item of bulkItems(text)) {
+    for (const { head, ...item } of bulkItems(body)) {
       if (duplicate) {
-        outcomes.push({ item, reason: 'already_stored', detail: 'this bulk body was stored before' });
+        outcomes.push({ head, reason: 'already_stored', detail: 'this bulk body was stored before' });
       } else if ('refused' in item) {
-        batch.refuse(item.line, 'malformed_line', item.refused);
-        outcomes.push({ item, reason: 'malformed_line', detail: item.refused });
+        batch.refuse(head.line, 'malformed_line', item.refused);
+        outcomes.push({ head, reason: 'malformed_line', detail: item.refused });
       } else {
-        const skip = batch.add(item.line, item.document);
-        outcomes.push({ item, reason: skip?.reason, detail: skip?.detail ?? '' });
+        const skip = batch.add(head.line, item.document);
+        outcomes.push({ head, reason: skip?.reason, detail: skip?.detail ?? '' });
       }
     }
     if (!duplicate) {
