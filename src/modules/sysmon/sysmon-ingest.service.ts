@@ -13,7 +13,7 @@ import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { SysmonDecoder, type SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
 import { bulkItems } from '../../ingest/sysmon/bulk-lines.js';
 import { jsonLines } from '../../ingest/sysmon/sysmon-lines.js';
-import { bulkReply, type ItemOutcome } from './bulk-reply.js';
+import { bulkReply, type ItemOutcome, type ReplyShape } from './bulk-reply.js';
 import type { IngestKeyIdentity } from '../../domain/ingest-key.js';
 import type { IngestPipeline } from '../../ingest/pipeline.js';
 import { SysmonBatch, type SysmonSink } from './sysmon-batch.js';
@@ -64,7 +64,7 @@ export class SysmonIngestService implements SysmonSink {
    * An Elasticsearch `_bulk` body (gzip allowed) from Winlogbeat, Elastic Agent or Vector,
    * answered item by item as Elasticsearch does, as JSON text. `index`: the one the URL named, if any.
    */
-  async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined): Promise<string> {
+  async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined, shape: ReplyShape = 'full'): Promise<string> {
     const started = this.now();
     const body = await decompressBytes(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
     // Beats send a batch again, byte for byte, when an answer was lost: stored once all the same.
@@ -87,7 +87,7 @@ export class SysmonIngestService implements SysmonSink {
       await batch.commit(key.groupId, this);
       await this.batches.recordBatch(key.groupId, digest, this.now());
     }
-    return bulkReply(outcomes, index ?? 'sysmon', this.now() - started);
+    return bulkReply(outcomes, index ?? 'sysmon', this.now() - started, shape);
   }
 
   /** SysmonSink: the files a host's events named, recorded as binaries seen on its sensor. */
