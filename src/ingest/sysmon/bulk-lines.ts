@@ -41,19 +41,16 @@ export function* bulkItems(body: Buffer): Generator<BulkItem> {
     const line = lines.next();
     return line.done === true ? undefined : line.value;
   };
+  // Shippers repeat one action line for a whole body: read once, it stands for the ones like it.
+  let lastAction: { content: string; action: Omit<BulkItemHead, 'line'> | undefined } | undefined;
   for (let actionLine = next(); actionLine !== undefined; actionLine = next()) {
-    const parsed = parse(actionLine.content);
-    const [name, meta] = isObject(parsed) && Object.keys(parsed).length === 1 ? Object.entries(parsed)[0]! : [undefined, undefined];
-    if (name === undefined || !ACTIONS.has(name) || !isObject(meta)) {
+    if (lastAction?.content !== actionLine.content) lastAction = { content: actionLine.content, action: readAction(actionLine.content) };
+    if (lastAction.action === undefined) {
       yield { head: { action: 'index', index: undefined, id: undefined, line: actionLine.line }, refused: 'not an action line ({"index":{…}}, {"create":{…}}, …)' };
       continue;
     }
-    const head = {
-      action: name as BulkAction,
-      index: typeof meta._index === 'string' ? meta._index : undefined,
-      id: typeof meta._id === 'string' ? meta._id : undefined,
-      line: actionLine.line,
-    };
+    const head: BulkItemHead = { ...lastAction.action, line: actionLine.line };
+    const name = head.action;
     if (name === 'delete') {
       yield { head, refused: 'Vigil keeps events as they happened: nothing is deleted' };
       continue;
@@ -65,4 +62,15 @@ export function* bulkItems(body: Buffer): Generator<BulkItem> {
     else if (name === 'update') yield { head, refused: 'Vigil keeps events as they happened: nothing is updated' };
     else yield { head, document };
   }
+}
+
+function readAction(content: string): Omit<BulkItemHead, 'line'> | undefined {
+  const parsed = parse(content);
+  const [name, meta] = isObject(parsed) && Object.keys(parsed).length === 1 ? Object.entries(parsed)[0]! : [undefined, undefined];
+  if (name === undefined || !ACTIONS.has(name) || !isObject(meta)) return undefined;
+  return {
+    action: name as BulkAction,
+    index: typeof meta._index === 'string' ? meta._index : undefined,
+    id: typeof meta._id === 'string' ? meta._id : undefined,
+  };
 }

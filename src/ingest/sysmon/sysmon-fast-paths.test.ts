@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { recordingEvents } from '../../../test/support/sysmon-fixtures.js';
 import { toEcs } from '../../../test/support/sysmon-shapes.js';
 import { SysmonDecoder } from './sysmon-decoder.js';
+import { parseTime, parseTimeByPattern } from './sysmon-fields.js';
 import { flatten } from './sysmon-shapes.js';
 import { textLines } from './text-lines.js';
 
@@ -93,6 +94,22 @@ describe('Sysmon fast paths read as the plain code did', () => {
     for (const name of RECORDINGS) {
       const body = Buffer.from(recordingEvents(name).flatMap((event) => ['{"create":{}}', JSON.stringify(toEcs(event))]).join('\n') + '\n');
       assert.deepEqual([...textLines(body)], plainLines(body), name);
+    }
+  });
+
+  it('UtcTime read digit by digit as the pattern reads it: arbitrary times in Sysmon\'s form, impossible ones included', () => {
+    const field = (width: number, max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(width, '0'));
+    const time = fc.tuple(field(4, 9999), field(2, 19), field(2, 39), field(2, 29), field(2, 69), field(2, 69), field(3, 999))
+      .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d} ${h}:${mi}:${s}.${ms}`);
+    const noise = fc.string({ unit: fc.constantFrom('0', '1', '9', '-', ' ', ':', '.', 'T', 'Z', '٣'), minLength: 21, maxLength: 25 });
+    fc.assert(fc.property(fc.oneof(time, noise), (value) => {
+      assert.equal(parseTime(value, 'utc'), parseTimeByPattern(value, 'utc'), value);
+      assert.equal(parseTime(value, 'refuse'), parseTimeByPattern(value, 'refuse'), value);
+    }), { numRuns: 5000 });
+    for (const name of RECORDINGS) {
+      for (const event of recordingEvents(name)) {
+        if (typeof event.UtcTime === 'string') assert.equal(parseTime(event.UtcTime, 'utc'), parseTimeByPattern(event.UtcTime, 'utc'));
+      }
     }
   });
 
