@@ -4,7 +4,7 @@
  * ordinary ingest pipeline, each host being a sensor of the key's group (sysmon-hosts.ts).
  * Nothing here knows HTTP; bodies arrive as bytes with their Content-Encoding.
  */
-import { createHash } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { decompress, decompressBytes } from '../../ingest/decode.js';
@@ -68,7 +68,8 @@ export class SysmonIngestService implements SysmonSink {
     const started = this.now();
     const body = await decompressBytes(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
     // Beats send a batch again, byte for byte, when an answer was lost: stored once all the same.
-    const digest = `bulk:${createHash('sha1').update(body).digest('hex')}`;
+    // WebCrypto hashes on the thread pool, off the request thread that reading the events keeps busy.
+    const digest = `bulk:${Buffer.from(await webcrypto.subtle.digest('SHA-1', body)).toString('hex')}`;
     const duplicate = await this.batches.batchStored(key.groupId, digest);
     const batch = new SysmonBatch(this.decoder, started);
     const outcomes: ItemOutcome[] = [];
