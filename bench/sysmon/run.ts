@@ -5,6 +5,7 @@
  * for every batch: ECS documents serialized as bulk NDJSON and gzipped.
  *
  *   npm run build && node --import tsx bench/sysmon/run.ts [--duration 30] [--connections 8] [--batch-size 2000]
+ *     [--cpu-prof DIR] [--server-flags="--max-semi-space-size=64"]
  *
  * Each replay round renames the recordings' hosts (WORKSTATION5 → WORKSTATION5-R17), so every
  * round's processes are new ones on new sensors, as a growing fleet's would be. Only the Sysmon
@@ -31,6 +32,8 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '2000' },
     /** A folder for the server's CPU profiles (one per thread), to see where its time goes. */
     'cpu-prof': { type: 'string' },
+    /** Node options for the server, to measure V8 settings end to end (e.g. "--max-semi-space-size=64"). */
+    'server-flags': { type: 'string', default: '' },
   },
 });
 const durationMs = Number(values.duration) * 1000;
@@ -110,7 +113,11 @@ function bulkBody(round: number, from: number): { body: Buffer; events: number }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-sysmon-'));
 const server = await startVigilServer({
-  dataDir, nodeFlags: values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']],
+  dataDir,
+  nodeFlags: [
+    ...values['server-flags']!.split(' ').filter((flag) => flag !== ''),
+    ...(values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']]),
+  ],
 });
 const { url, token } = server;
 try {
