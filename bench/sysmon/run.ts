@@ -2,7 +2,8 @@
  * bench/sysmon: Sysmon events/s through the Elasticsearch-compatible bulk endpoint, end to end:
  * `vigil serve` over HTTPS on the embedded store, and a simulated Winlogbeat fleet in this process
  * that replays the OTRF recordings (shared/fixtures/sysmon) at full speed, doing a shipper's work
- * for every batch: ECS documents serialized as bulk NDJSON and gzipped.
+ * for every batch: its ECS documents (each serialized once at start) joined as bulk NDJSON and
+ * gzipped, and the filtered reply Beats ask for read.
  *
  *   npm run build && node --import tsx bench/sysmon/run.ts [--duration 30] [--connections 8] [--batch-size 2000]
  *     [--cpu-prof DIR] [--server-flags="--max-semi-space-size=64"]
@@ -10,8 +11,8 @@
  * Each replay round renames the recordings' hosts (WORKSTATION5 → WORKSTATION5-R17), so every
  * round's processes are new ones on new sensors, as a growing fleet's would be. Only the Sysmon
  * channel is shipped, as a Winlogbeat configured for Sysmon does. Prints one JSON line: Sysmon
- * events stored per second, Vigil events accepted per second, bulk p50/p99, peak server RSS and
- * CPU per event of server and shipper.
+ * events stored per second, Vigil events accepted per second, bulk p50/p99, peak server RSS, CPU
+ * per event of server (and of its request and writer threads) and shipper, and the load average.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
