@@ -38,10 +38,15 @@ export async function decodeBatch(raw: Buffer, contentEncoding: string | undefin
 
 /** The body as text, gunzipped when its Content-Encoding says gzip, refused whole when it cannot be read. */
 export async function decompress(raw: Buffer, encoding: string | undefined, maxDecodedBytes: number): Promise<string> {
-  if (encoding === undefined || encoding === '' || encoding === 'identity') return raw.toString('utf8');
+  return (await decompressBytes(raw, encoding, maxDecodedBytes)).toString('utf8');
+}
+
+/** The body's bytes, as decompress() reads them, for callers that decode it piece by piece. */
+export async function decompressBytes(raw: Buffer, encoding: string | undefined, maxDecodedBytes: number): Promise<Buffer> {
+  if (encoding === undefined || encoding === '' || encoding === 'identity') return raw;
   if (encoding !== 'gzip') throw new IngestRejection('bad_encoding', `Unsupported Content-Encoding ${encoding}`);
   try {
-    return (await gunzipAsync(raw, { maxOutputLength: maxDecodedBytes, chunkSize: GUNZIP_CHUNK_BYTES })).toString('utf8');
+    return await gunzipAsync(raw, { maxOutputLength: maxDecodedBytes, chunkSize: GUNZIP_CHUNK_BYTES });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new IngestRejection('batch_too_large', `The body decompresses to more than ${maxDecodedBytes} bytes`);

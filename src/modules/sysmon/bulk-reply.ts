@@ -4,36 +4,74 @@
  * type), and the cluster facts they ask for before sending.
  */
 import { randomBytes } from 'node:crypto';
-import type { BulkItem } from '../../ingest/sysmon/bulk-lines.js';
+import type { BulkItemHead } from '../../ingest/sysmon/bulk-lines.js';
 import { NOT_FOR_VIGIL, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
 
 
 export interface ItemOutcome {
-  item: BulkItem;
+  head: BulkItemHead;
   /** Undefined: stored. */
   reason: SysmonSkipReason | undefined;
   detail: string;
 }
 
 /**
+ * How much of the reply the client asked for with `filter_path`. Beats send
+ * `errors,items.*.error,items.*.status` with every bulk request (libbeat's elasticsearch client)
+ * and read nothing else: each item then is its status, and its error when it has one. Any other
+ * filter is answered with the whole reply, as it was before filters were read at all.
+ */
+export type ReplyShape = 'full' | 'status';
+
+const STATUS_FILTER: ReadonlySet<string> = new Set(['errors', 'items.*.error', 'items.*.status']);
+
+export function replyShape(filterPath: string | undefined): ReplyShape {
+  const paths = new Set((filterPath ?? '').split(',').map((path) => path.trim()).filter((path) => path !== ''));
+  return paths.size === STATUS_FILTER.size && [...paths].every((path) => STATUS_FILTER.has(path)) ? 'status' : 'full';
+}
+
+/**
  * The bulk reply as JSON text, written item by item: Beats send 1,600 to 2,000 documents a request,
  * and building then serializing an object per item cost as much as reading the documents.
  */
-export function bulkReply(outcomes: readonly ItemOutcome[], defaultIndex: string, tookMs: number): string {
+export function bulkReply(outcomes: readonly ItemOutcome[], defaultIndex: string, tookMs: number, shape: ReplyShape = 'full'): string {
+  if (shape === 'status') return statusReply(outcomes);
   let errors = false;
   // Ids clients never see again (Vigil stores events, not documents): unique per reply is enough.
   const idPrefix = randomBytes(9).toString('base64url') + '-';
   const defaultIndexJson = JSON.stringify(defaultIndex);
-  const items = outcomes.map(({ item, reason, detail }, seq) => {
-    const head = `{"${item.action}":{"_index":${item.index === undefined ? defaultIndexJson : JSON.stringify(item.index)},` +
+  // Shippers name one index for a whole body: its JSON is written once.
+  let lastIndex: string | undefined;
+  let lastIndexJson = defaultIndexJson;
+  const indexJson = (index: string | undefined) => {
+    if (index === undefined) return defaultIndexJson;
+    if (index !== lastIndex) [lastIndex, lastIndexJson] = [index, JSON.stringify(index)];
+    return lastIndexJson;
+  };
+  const items = outcomes.map(({ head: item, reason, detail }, seq) => {
+    const head = `{"${item.action}":{"_index":${indexJson(item.index)},` +
       `"_id":${item.id === undefined ? `"${idPrefix}${seq.toString(36)}"` : JSON.stringify(item.id)},`;
     if (reason === undefined) return `${head}${CREATED}"_seq_no":${seq},"_primary_term":1,"status":201}}`;
     if (NOT_FOR_VIGIL.has(reason)) return `${head}${NOOP}"_seq_no":${seq},"_primary_term":1,"status":200}}`;
     errors = true;
-    return `${head}"status":400,"error":${JSON.stringify({ type: reason, reason: `line ${item.line}: ${detail}` })}}}`;
+    return `${head}"status":400,"error":${errorJson(item, reason, detail)}}}`;
   });
   return `{"took":${tookMs},"errors":${errors},"items":[${items.join(',')}]}`;
 }
+
+/** The reply as `filter_path=errors,items.*.error,items.*.status` leaves it. */
+function statusReply(outcomes: readonly ItemOutcome[]): string {
+  let errors = false;
+  const items = outcomes.map(({ head, reason, detail }) => {
+    if (reason === undefined) return `{"${head.action}":{"status":201}}`;
+    if (NOT_FOR_VIGIL.has(reason)) return `{"${head.action}":{"status":200}}`;
+    errors = true;
+    return `{"${head.action}":{"status":400,"error":${errorJson(head, reason, detail)}}}`;
+  });
+  return `{"errors":${errors},"items":[${items.join(',')}]}`;
+}
+
+const errorJson = (head: BulkItemHead, reason: SysmonSkipReason, detail: string) => JSON.stringify({ type: reason, reason: `line ${head.line}: ${detail}` });
 
 const SHARDS = '"_shards":{"total":1,"successful":1,"failed":0},';
 const CREATED = `"_version":1,"result":"created",${SHARDS}`;

@@ -99,6 +99,31 @@ describe('Elasticsearch-compatible Sysmon ingest', () => {
     assert.equal((await searchProcesses(test, { q: 'hostname:bulk-host' })).total_results, 1);
   });
 
+  it('answers Beats\' filter_path with each item\'s status and error alone, as Elasticsearch filters its reply', async () => {
+    const stored = toEcs({
+      EventID: 1, Channel: 'Microsoft-Windows-Sysmon/Operational', SourceName: 'Microsoft-Windows-Sysmon', Hostname: 'FILTER-HOST',
+      UtcTime: '2024-05-01 10:00:00.250', ProcessGuid: '{11111111-0000-6632-0000-000000000001}', ProcessId: '79', Image: 'C:\\filter.exe',
+    });
+    const otherChannel = toEcs({ EventID: 4624, Channel: 'Security', SourceName: 'Microsoft-Windows-Security-Auditing', Hostname: 'FILTER-HOST' });
+    const lines = [{ create: {} }, stored, { create: {} }, otherChannel, { create: {} }, '{"broken": '];
+    // libbeat's elasticsearch client sends this filter with every bulk request.
+    const filtered = await bulk(lines, {}, `${BASE}/_bulk?filter_path=errors,items.*.error,items.*.status`);
+    assert.equal(filtered.statusCode, 200, filtered.body);
+    assert.deepEqual(filtered.json(), {
+      errors: true,
+      items: [
+        { create: { status: 201 } },
+        { create: { status: 200 } },
+        { create: { status: 400, error: { type: 'malformed_line', reason: 'line 5: the document line is not a JSON object' } } },
+      ],
+    });
+    assert.equal((await searchProcesses(test, { q: 'hostname:filter-host' })).total_results, 1);
+
+    const unfiltered = (await bulk(lines, {}, `${BASE}/_bulk?filter_path=took,items.*._id`)).json();
+    assert.equal(typeof unfiltered.took, 'number', 'a filter Vigil does not apply gets the whole reply');
+    assert.equal(unfiltered.items[0].create.result, 'noop', 'the body was stored before');
+  });
+
   it('stores a bulk body sent again after a lost answer once, answering its items as done', async () => {
     const good = toEcs({
       EventID: 1, Channel: 'Microsoft-Windows-Sysmon/Operational', SourceName: 'Microsoft-Windows-Sysmon', Hostname: 'RETRY-HOST',

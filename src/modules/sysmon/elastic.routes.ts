@@ -14,6 +14,9 @@ const PREFIX = '/ingest/elastic';
 const Anything = Type.Record(Type.String(), Type.Unknown());
 const NameParams = Type.Object({ name: Type.String({ maxLength: 255 }) });
 const IndexParams = Type.Object({ index: Type.String({ maxLength: 255, pattern: '^[^_/][^/]*$' }) });
+const BulkQuery = Type.Object({
+  filter_path: Type.Optional(Type.String({ maxLength: 1024, description: 'Beats\' `errors,items.*.error,items.*.status` answers each item with its status (and error) alone' })),
+});
 
 export const elasticRoutes: FastifyPluginAsyncTypebox<{ elastic: ElasticCompatService; bodyLimitBytes: number }> = async (app, { elastic, bodyLimitBytes }) => {
   const tags = ['sysmon ingest (Elasticsearch-compatible)'];
@@ -41,19 +44,20 @@ export const elasticRoutes: FastifyPluginAsyncTypebox<{ elastic: ElasticCompatSe
   }
 
   const bulkSchema = {
-    tags, security, consumes: ['application/x-ndjson', 'application/json'],
+    tags, security, consumes: ['application/x-ndjson', 'application/json'], querystring: BulkQuery,
     summary: 'Sysmon events from Winlogbeat, Elastic Agent or Vector (gzip allowed), answered item by item as Elasticsearch does',
-    response: { 200: Type.Object({ took: Type.Integer(), errors: Type.Boolean(), items: Type.Array(Anything) }) },
+    response: { 200: Type.Object({ took: Type.Optional(Type.Integer()), errors: Type.Boolean(), items: Type.Array(Anything) }) },
   };
   for (const method of ['POST', 'PUT'] as const) {
     app.route({
       method, url: `${PREFIX}/_bulk`, config, bodyLimit: bodyLimitBytes, schema: bulkSchema,
-      handler: async (request, reply) => sendJson(reply, await elastic.bulk(request.ingestKey, bodyOf(request.body), request.headers['content-encoding'], undefined)),
+      handler: async (request, reply) => sendJson(reply,
+        await elastic.bulk(request.ingestKey, bodyOf(request.body), request.headers['content-encoding'], undefined, request.query.filter_path)),
     });
     app.route({
       method, url: `${PREFIX}/:index/_bulk`, config, bodyLimit: bodyLimitBytes, schema: { ...bulkSchema, params: IndexParams },
       handler: async (request, reply) => sendJson(reply,
-        await elastic.bulk(request.ingestKey, bodyOf(request.body), request.headers['content-encoding'], (request.params as { index: string }).index)),
+        await elastic.bulk(request.ingestKey, bodyOf(request.body), request.headers['content-encoding'], (request.params as { index: string }).index, request.query.filter_path)),
     });
   }
 };

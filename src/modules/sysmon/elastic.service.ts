@@ -4,7 +4,7 @@
  * nothing kept: Vigil has no indices), and `_bulk`, which is Sysmon ingest.
  */
 import type { IngestKeyIdentity } from '../../domain/ingest-key.js';
-import { CLUSTER_INFO, LICENSE } from './bulk-reply.js';
+import { CLUSTER_INFO, LICENSE, replyShape } from './bulk-reply.js';
 import type { SysmonIngestService } from './sysmon-ingest.service.js';
 
 export class ElasticCompatService {
@@ -33,8 +33,8 @@ export class ElasticCompatService {
     return { acknowledged: true };
   }
 
-  /** The bulk reply as JSON text (bulk-reply.ts says why). */
-  bulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined): Promise<string> {
-    return this.sysmon.ingestBulk(key, raw, contentEncoding, index);
+  /** The bulk reply as JSON text (bulk-reply.ts says why), as much of it as `filterPath` asks for. */
+  bulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined, filterPath: string | undefined): Promise<string> {
+    return this.sysmon.ingestBulk(key, raw, contentEncoding, index, replyShape(filterPath));
   }
 }

@@ -4,16 +4,16 @@
  * ordinary ingest pipeline, each host being a sensor of the key's group (sysmon-hosts.ts).
  * Nothing here knows HTTP; bodies arrive as bytes with their Content-Encoding.
  */
-import { createHash } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
-import { decompress } from '../../ingest/decode.js';
+import { decompress, decompressBytes } from '../../ingest/decode.js';
 import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { SysmonDecoder, type SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
 import { bulkItems } from '../../ingest/sysmon/bulk-lines.js';
 import { jsonLines } from '../../ingest/sysmon/sysmon-lines.js';
-import { bulkReply, type ItemOutcome } from './bulk-reply.js';
+import { bulkReply, type ItemOutcome, type ReplyShape } from './bulk-reply.js';
 import type { IngestKeyIdentity } from '../../domain/ingest-key.js';
 import type { IngestPipeline } from '../../ingest/pipeline.js';
 import { SysmonBatch, type SysmonSink } from './sysmon-batch.js';
@@ -64,30 +64,31 @@ export class SysmonIngestService implements SysmonSink {
    * An Elasticsearch `_bulk` body (gzip allowed) from Winlogbeat, Elastic Agent or Vector,
    * answered item by item as Elasticsearch does, as JSON text. `index`: the one the URL named, if any.
    */
-  async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined): Promise<string> {
+  async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined, shape: ReplyShape = 'full'): Promise<string> {
     const started = this.now();
-    const text = await decompress(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
+    const body = await decompressBytes(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
     // Beats send a batch again, byte for byte, when an answer was lost: stored once all the same.
-    const digest = `bulk:${createHash('sha1').update(text).digest('hex')}`;
+    // WebCrypto hashes on the thread pool, off the request thread that reading the events keeps busy.
+    const digest = `bulk:${Buffer.from(await webcrypto.subtle.digest('SHA-1', body)).toString('hex')}`;
     const duplicate = await this.batches.batchStored(key.groupId, digest);
     const batch = new SysmonBatch(this.decoder, started);
     const outcomes: ItemOutcome[] = [];
-    for (const item of bulkItems(text)) {
+    for (const { head, ...item } of bulkItems(body)) {
       if (duplicate) {
-        outcomes.push({ item, reason: 'already_stored', detail: 'this bulk body was stored before' });
+        outcomes.push({ head, reason: 'already_stored', detail: 'this bulk body was stored before' });
       } else if ('refused' in item) {
-        batch.refuse(item.line, 'malformed_line', item.refused);
-        outcomes.push({ item, reason: 'malformed_line', detail: item.refused });
+        batch.refuse(head.line, 'malformed_line', item.refused);
+        outcomes.push({ head, reason: 'malformed_line', detail: item.refused });
       } else {
-        const skip = batch.add(item.line, item.document);
-        outcomes.push({ item, reason: skip?.reason, detail: skip?.detail ?? '' });
+        const skip = batch.add(head.line, item.document);
+        outcomes.push({ head, reason: skip?.reason, detail: skip?.detail ?? '' });
       }
     }
     if (!duplicate) {
       await batch.commit(key.groupId, this);
       await this.batches.recordBatch(key.groupId, digest, this.now());
     }
-    return bulkReply(outcomes, index ?? 'sysmon', this.now() - started);
+    return bulkReply(outcomes, index ?? 'sysmon', this.now() - started, shape);
   }
 
   /** SysmonSink: the files a host's events named, recorded as binaries seen on its sensor. */
