@@ -7,6 +7,7 @@ import { coreSchema } from './postgres/001-core.js';
 import { EVENTS_MIGRATION } from './postgres/002-events.js';
 import { TAG_SENSORS_MIGRATION } from './postgres/003-tag-sensors.js';
 import { NOTIFICATIONS_MIGRATION } from './postgres/004-notifications.js';
+import { SEARCH_ORDER_MIGRATION } from './postgres/006-search-order.js';
 import type { Migration } from './types.js';
 
-export const postgresMigrations: readonly Migration[] = [coreSchema, EVENTS_MIGRATION, TAG_SENSORS_MIGRATION, NOTIFICATIONS_MIGRATION];
+export const postgresMigrations: readonly Migration[] = [coreSchema, EVENTS_MIGRATION, TAG_SENSORS_MIGRATION, NOTIFICATIONS_MIGRATION, SEARCH_ORDER_MIGRATION];

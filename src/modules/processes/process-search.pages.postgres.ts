@@ -1,0 +1,121 @@
+/**
+ * The page of a process search on PostgreSQL, read through an index that serves the sort order
+ * rather than by sorting every match (schema version 6; docs/adr/0027-postgres-search-plans.md).
+ * PostgreSQL's planner cannot see how a condition on processes spreads over segments' update
+ * times, and on the 2M-segment dataset sorted every match of a common process name in parallel
+ * (400–500 ms). With the count known first, as on SQLite (ADR 0008), the plan is chosen here:
+ *
+ * - walk: segments in update order from the newest, the condition tested on each, until the page
+ *   is full: about (start + rows) × segments ÷ matches rows, cheap when matches are dense. A walk
+ *   that ends short (matches bunched in older segments) goes again, longer, up to a bound.
+ * - per process: the newest start + rows segments of each matching process (LATERAL, through
+ *   (process, last update)), merged: about as many rows as matches, cheap when they are few.
+ *   Also the grouped page sorted by update: a process's first document is its newest segment.
+ * - otherwise the plain query, PostgreSQL choosing between its indexes and a sort.
+ *
+ * Every plan gives the same total order (the sort key, then the segment row), so pages of one
+ * search may come from different plans.
+ */
+import type { SqlExecutor, SqlValue } from '../../db/database.js';
+import { SORTS, type CompiledProcessSearch } from './process-search.plan.js';
+
+/** Walks longer than this many segments are left to the planner: past it, collecting the matches costs less. */
+const WALK_LIMIT = 40_000;
+/** The walk reads this many times its estimate (plus a margin), since matches are not spread evenly in time. */
+const WALK_SLACK = 2;
+const WALK_MARGIN = 1_000;
+const WALK_GROWTH = 4;
+
+/**
+ * Joined on the process id alone (ids are unique across sensors): with the sensor equality too,
+ * PostgreSQL multiplies the two columns' selectivities and expects a sliver of the rows, and
+ * then plans event-term lookups as a probe per segment (bench/RESULTS.md, bench/pg-search).
+ * Distributed by sensor (Citus), the join needs the sensor equality back. Probes of single
+ * segments (the walk, a page's rows) join on both, to use the processes' primary key.
+ */
+export const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
+
+export interface PageQuery {
+  request: CompiledProcessSearch;
+  /** The condition over `s` and `p`, with its parameters. */
+  where: string;
+  params: readonly SqlValue[];
+  /** Matching documents (segments, or processes when grouped). */
+  total: number;
+  /** Whether the condition reads only process columns (`p`), so it can be tested per process. */
+  perProcess: boolean;
+  /** Segments the caller may see, read only when the walk is considered. */
+  visibleSegments: () => Promise<number>;
+  /** A plan to use where it applies, instead of the one the figures choose: tests reach every plan on small data. */
+  forced?: ForcedPagePlan;
+}
+
+/** walk: its first length (later ones grow as ever). */
+export type ForcedPagePlan = { plan: 'walk'; firstLength: number } | { plan: 'per-process' } | { plan: 'planned' };
+
+/** The page's segment rows, in the total order. */
+export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<number[]> {
+  const { request, total, perProcess, forced } = query;
+  const byUpdate = request.sort.key === 'last_update' && forced?.plan !== 'planned';
+  if (byUpdate && request.grouped && perProcess) return newestPerProcess(tx, query, 1);
+  if (byUpdate && !request.grouped) {
+    const needed = request.start + request.rows;
+    const walk = forced?.plan === 'walk' ? forced.firstLength
+      : Math.ceil((needed * (await query.visibleSegments())) / Math.max(total, 1)) * WALK_SLACK + WALK_MARGIN;
+    if (perProcess && (forced ? forced.plan === 'per-process' : walk > total)) return newestPerProcess(tx, query, needed);
+    // A walk that ends short is tried again four times longer, up to the limit: at most a third more reading.
+    for (let length = walk; length < WALK_LIMIT * WALK_GROWTH; length *= WALK_GROWTH) {
+      const found = await walkNewest(tx, query, Math.min(length, WALK_LIMIT));
+      if (found) return found;
+    }
+  }
+  return planned(tx, query);
+}
+
+/** The newest `walk` segments, each tested against the condition; undefined when they held too few matches for the page. */
+async function walkNewest(tx: SqlExecutor, { request, where, params, total }: PageQuery, walk: number): Promise<number[] | undefined> {
+  const dir = request.sort.descending ? 'DESC' : 'ASC';
+  const found = await tx.all<{ id: number }>(
+    `SELECT s.id FROM (SELECT * FROM segments ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?) s
+     JOIN processes p ON p.sensor_id = s.sensor_id AND p.id = s.process_id
+     WHERE ${where} ORDER BY s.last_update_ms ${dir}, s.id ${dir} LIMIT ? OFFSET ?`,
+    [walk, ...params, request.rows, request.start],
+  );
+  const expected = Math.min(request.rows, total - request.start);
+  return found.length >= expected ? found.map((r) => r.id) : undefined;
+}
+
+/** The newest `each` segments of every matching process, merged in update order. */
+async function newestPerProcess(tx: SqlExecutor, { request, where, params }: PageQuery, each: number): Promise<number[]> {
+  const dir = request.sort.descending ? 'DESC' : 'ASC';
+  const found = await tx.all<{ id: number }>(
+    `SELECT x.id FROM processes p CROSS JOIN LATERAL (
+       SELECT s.id, s.last_update_ms FROM segments s WHERE s.process_id = p.id ORDER BY s.last_update_ms ${dir}, s.id ${dir} LIMIT ?
+     ) x WHERE ${where} ORDER BY x.last_update_ms ${dir}, x.id ${dir} LIMIT ? OFFSET ?`,
+    [each, ...params, request.rows, request.start],
+  );
+  return found.map((r) => r.id);
+}
+
+/** The plain query: PostgreSQL chooses between the sort key's index and sorting the matches. */
+async function planned(tx: SqlExecutor, { request, where, params }: PageQuery): Promise<number[]> {
+  const { start, rows, grouped, sort } = request;
+  const spec = SORTS[sort.key];
+  const dir = sort.descending ? 'DESC' : 'ASC';
+  const order = spec.level === 'segment' ? `${spec.column} ${dir}, s.id ${dir}` : `${spec.column} ${dir}, p.id ${dir}, s.segment_id ${dir}`;
+  if (!grouped) {
+    const found = await tx.all<{ id: number }>(
+      `SELECT s.id FROM ${SEGMENTS_AND_PROCESSES} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, rows, start],
+    );
+    return found.map((r) => r.id);
+  }
+  // One document per process: its first segment in the sort order.
+  const within = spec.level === 'segment' ? `${spec.column} ${dir}, s.id ${dir}` : `s.segment_id ${dir}`;
+  const outer = spec.level === 'segment' ? `k ${dir}, id ${dir}` : `k ${dir}, pk ${dir}`;
+  const found = await tx.all<{ id: number }>(
+    `SELECT id FROM (SELECT s.id, ${spec.column} AS k, p.id AS pk, row_number() OVER (PARTITION BY s.process_id ORDER BY ${within}) AS r
+     FROM ${SEGMENTS_AND_PROCESSES} WHERE ${where}) first WHERE r = 1 ORDER BY ${outer} LIMIT ? OFFSET ?`,
+    [...params, rows, start],
+  );
+  return found.map((r) => r.id);
+}
