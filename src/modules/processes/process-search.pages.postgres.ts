@@ -8,6 +8,8 @@
  * - walk: segments in update order from the newest, the condition tested on each, until the page
  *   is full: about (start + rows) × segments ÷ matches rows, cheap when matches are dense. A walk
  *   that ends short (matches bunched in older segments) goes again, longer, up to a bound.
+ * - per host, for a condition on host columns alone: the newest start + rows segments of each
+ *   matching sensor (LATERAL, through (sensor, last update)), merged: a few hundred sensors at most.
  * - per process: the newest start + rows segments of each matching process (LATERAL, through
  *   (process, last update)), merged: about as many rows as matches, cheap when they are few.
  *   Also the grouped page sorted by update: a process's first document is its newest segment.
@@ -44,6 +46,8 @@ export interface PageQuery {
   total: number;
   /** Whether the condition reads only process columns (`p`), so it can be tested per process. */
   perProcess: boolean;
+  /** Whether it reads only host columns, so host_segment_counts can test it per host. */
+  hostScoped: boolean;
   /** Segments the caller may see, read only when the walk is considered. */
   visibleSegments: () => Promise<number>;
   /** A plan to use where it applies, instead of the one the figures choose: tests reach every plan on small data. */
@@ -51,7 +55,7 @@ export interface PageQuery {
 }
 
 /** walk: its first length (later ones grow as ever). */
-export type ForcedPagePlan = { plan: 'walk'; firstLength: number } | { plan: 'per-process' } | { plan: 'planned' };
+export type ForcedPagePlan = { plan: 'walk'; firstLength: number } | { plan: 'per-process' | 'per-sensor' | 'planned' };
 
 /** The page's segment rows, in the total order. */
 export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<number[]> {
@@ -60,6 +64,10 @@ export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<numbe
   if (byUpdate && request.grouped && perProcess) return newestPerProcess(tx, query, 1);
   if (byUpdate && !request.grouped) {
     const needed = request.start + request.rows;
+    if (query.hostScoped && (forced === undefined || forced.plan === 'per-sensor')) {
+      const found = await newestPerSensor(tx, query, needed);
+      if (found) return found;
+    }
     const walk = forced?.plan === 'walk' ? forced.firstLength
       : Math.ceil((needed * (await query.visibleSegments())) / Math.max(total, 1)) * WALK_SLACK + WALK_MARGIN;
     if (perProcess && (forced ? forced.plan === 'per-process' : walk > total)) return newestPerProcess(tx, query, needed);
@@ -93,6 +101,25 @@ async function newestPerProcess(tx: SqlExecutor, { request, where, params }: Pag
        SELECT s.id, s.last_update_ms FROM segments s WHERE s.process_id = p.id ORDER BY s.last_update_ms ${dir}, s.id ${dir} LIMIT ?
      ) x WHERE ${where} ORDER BY x.last_update_ms ${dir}, x.id ${dir} LIMIT ? OFFSET ?`,
     [each, ...params, request.rows, request.start],
+  );
+  return found.map((r) => r.id);
+}
+
+/**
+ * The newest `each` segments of every sensor whose host rows all match, merged in update order;
+ * undefined when a sensor's rows match in part (it was renamed or regrouped), whose segments
+ * would each need their process checked.
+ */
+async function newestPerSensor(tx: SqlExecutor, { request, where, params }: PageQuery, each: number): Promise<number[] | undefined> {
+  const dir = request.sort.descending ? 'DESC' : 'ASC';
+  const hosts = `(SELECT p.sensor_id, (${where}) AS hit FROM host_segment_counts p) h GROUP BY h.sensor_id`;
+  const mixed = await tx.get(`SELECT 1 AS found FROM ${hosts} HAVING bool_or(h.hit) AND NOT bool_and(h.hit) LIMIT 1`, params);
+  if (mixed) return undefined;
+  const found = await tx.all<{ id: number }>(
+    `SELECT x.id FROM (SELECT h.sensor_id FROM ${hosts} HAVING bool_and(h.hit)) matched CROSS JOIN LATERAL (
+       SELECT s.id, s.last_update_ms FROM segments s WHERE s.sensor_id = matched.sensor_id ORDER BY s.last_update_ms ${dir}, s.id ${dir} LIMIT ?
+     ) x ORDER BY x.last_update_ms ${dir}, x.id ${dir} LIMIT ? OFFSET ?`,
+    [...params, each, request.rows, request.start],
   );
   return found.map((r) => r.id);
 }

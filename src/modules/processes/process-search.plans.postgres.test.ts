@@ -36,6 +36,8 @@ const CASES: Case[] = [
   { q: 'process_name:cmd.exe', start: 2, rows: 2 },
   { q: 'process_name:cmd.exe', groups: [1], facets: ['process_name'] },
   { q: 'hostname:other' },
+  { q: 'hostname:host', start: 1, rows: 2 },
+  { q: '', groups: [1], start: 2, rows: 3 },
   { q: 'cmdline:x.ini', ascending: true },
   { q: 'domain:com', start: 1, rows: 3 },
   { q: 'process_name:cmd.exe', grouped: true },
@@ -43,7 +45,9 @@ const CASES: Case[] = [
   { q: '', facets: ['process_name'], rows: 0 },
 ];
 
-const PLANS: (ForcedPagePlan | undefined)[] = [undefined, { plan: 'walk', firstLength: 1 }, { plan: 'per-process' }, { plan: 'planned' }];
+const PLANS: (ForcedPagePlan | undefined)[] = [
+  undefined, { plan: 'walk', firstLength: 1 }, { plan: 'per-process' }, { plan: 'per-sensor' }, { plan: 'planned' },
+];
 
 const comparable = (result: ProcessSearchResult) => ({
   total: result.total,

@@ -129,7 +129,7 @@ class Search {
   private page(total: number): Promise<number[]> {
     return readPage(this.tx, {
       request: this.request, where: this.where, params: this.params, total,
-      perProcess: this.terms === undefined && !this.request.condition.readsSegments, forced: this.forcedPagePlan,
+      perProcess: this.terms === undefined && !this.request.condition.readsSegments, hostScoped: this.hostScoped(), forced: this.forcedPagePlan,
       visibleSegments: async () => {
         const { visibleGroups } = this.request;
         const groups = visibleGroups === null ? 'TRUE' : `p.group_id IN (${visibleGroups.map(() => '?').join(', ')})`;

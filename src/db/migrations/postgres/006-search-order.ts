@@ -6,6 +6,8 @@
  *   walking it from the newest segment, when the count says matches are dense.
  * - `segments_by_process_update` (process_id, last_update_ms, id): the newest segments of each
  *   matching process, when the matching processes are few (a LATERAL top-N per process).
+ * - `segments_by_sensor_update` (sensor_id, last_update_ms, id): the newest segments of each
+ *   sensor whose hosts match a condition on host columns alone (hostname, group, OS).
  * - `process_name_segment_counts`: segments per (sensor, group, process name), the tally a query
  *   on process names (or an empty one) is counted and faceted from. Triggers keep it: on
  *   process_segment_counts, which the writer and partition mounts already maintain (one statement
@@ -41,6 +43,7 @@ export const SEARCH_ORDER_MIGRATION: Migration = {
   sql: `
     CREATE INDEX segments_in_update_order ON segments (last_update_ms, id);
     CREATE INDEX segments_by_process_update ON segments (process_id, last_update_ms, id);
+    CREATE INDEX segments_by_sensor_update ON segments (sensor_id, last_update_ms, id);
 
     CREATE TABLE process_name_segment_counts (
       sensor_id BIGINT NOT NULL,
