@@ -8,6 +8,8 @@
  * - walk: segments in update order from the newest, the condition tested on each, until the page
  *   is full: about (start + rows) × segments ÷ matches rows, cheap when matches are dense. A walk
  *   that ends short (matches bunched in older segments) goes again, longer, up to a bound.
+ * - the same walk in Node for a condition that is one event field, whose matching rows the count
+ *   read (a set tested per row), reading only the index.
  * - per host, for a condition on host columns alone: the newest start + rows segments of each
  *   matching sensor (LATERAL, through (sensor, last update)), merged: a few hundred sensors at most.
  * - per process: the newest start + rows segments of each matching process (LATERAL, through
@@ -48,6 +50,8 @@ export interface PageQuery {
   perProcess: boolean;
   /** Whether it reads only host columns, so host_segment_counts can test it per host. */
   hostScoped: boolean;
+  /** Every matching segment row, when the count has read them (a condition that is one event field). */
+  posted?: ReadonlySet<number>;
   /** Segments the caller may see, read only when the walk is considered. */
   visibleSegments: () => Promise<number>;
   /** A plan to use where it applies, instead of the one the figures choose: tests reach every plan on small data. */
@@ -71,6 +75,10 @@ export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<numbe
     const walk = forced?.plan === 'walk' ? forced.firstLength
       : Math.ceil((needed * (await query.visibleSegments())) / Math.max(total, 1)) * WALK_SLACK + WALK_MARGIN;
     if (perProcess && (forced ? forced.plan === 'per-process' : walk > total)) return newestPerProcess(tx, query, needed);
+    if (query.posted && walk <= WALK_LIMIT) {
+      const found = await walkPosted(tx, query, query.posted, walk);
+      if (found) return found;
+    }
     // A walk that ends short is tried again four times longer, up to the limit: at most a third more reading.
     for (let length = walk; length < WALK_LIMIT * WALK_GROWTH; length *= WALK_GROWTH) {
       const found = await walkNewest(tx, query, Math.min(length, WALK_LIMIT));
@@ -80,17 +88,47 @@ export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<numbe
   return planned(tx, query);
 }
 
-/** The newest `walk` segments, each tested against the condition; undefined when they held too few matches for the page. */
+/**
+ * The newest `walk` segments, each tested against the condition; undefined when they held too few
+ * matches for the page. The condition is tested in a LATERAL subquery that PostgreSQL cannot
+ * flatten (LIMIT 1), so each segment probes its process by primary key in walk order and the
+ * walk stops when the page is full; as a join, PostgreSQL hashed every matching process first
+ * (svchost.exe: 10,611 processes, 8,073 heap blocks, 210 ms against 8 ms).
+ */
 async function walkNewest(tx: SqlExecutor, { request, where, params, total }: PageQuery, walk: number): Promise<number[] | undefined> {
   const dir = request.sort.descending ? 'DESC' : 'ASC';
   const found = await tx.all<{ id: number }>(
     `SELECT s.id FROM (SELECT * FROM segments ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?) s
-     JOIN processes p ON p.sensor_id = s.sensor_id AND p.id = s.process_id
-     WHERE ${where} ORDER BY s.last_update_ms ${dir}, s.id ${dir} LIMIT ? OFFSET ?`,
+     CROSS JOIN LATERAL (SELECT 1 FROM processes p WHERE p.sensor_id = s.sensor_id AND p.id = s.process_id AND ${where} LIMIT 1) matched
+     ORDER BY s.last_update_ms ${dir}, s.id ${dir} LIMIT ? OFFSET ?`,
     [walk, ...params, request.rows, request.start],
   );
   const expected = Math.min(request.rows, total - request.start);
   return found.length >= expected ? found.map((r) => r.id) : undefined;
+}
+
+/**
+ * The walk for matches already in hand: segment rows in update order from the index alone, in
+ * steps that grow fourfold, kept when posted, until the page is full; undefined past the bound.
+ */
+async function walkPosted(tx: SqlExecutor, { request, total }: PageQuery, posted: ReadonlySet<number>, walk: number): Promise<number[] | undefined> {
+  const [dir, past] = request.sort.descending ? ['DESC', '<'] : ['ASC', '>'];
+  const wanted = Math.min(request.start + request.rows, total);
+  const found: number[] = [];
+  let after: [number, number] | undefined;
+  for (let read = 0, step = walk; read < WALK_LIMIT; read += step, step *= WALK_GROWTH) {
+    const rows = await tx.all<{ id: number; last_update_ms: number }>(
+      `SELECT id, last_update_ms FROM segments ${after ? `WHERE (last_update_ms, id) ${past} (?, ?)` : ''}
+       ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?`,
+      [...(after ?? []), Math.min(step, WALK_LIMIT - read)],
+    );
+    for (const row of rows) if (posted.has(row.id)) found.push(row.id);
+    if (found.length >= wanted) return found.slice(request.start, wanted);
+    if (rows.length === 0) return undefined;
+    const last = rows.at(-1)!;
+    after = [last.last_update_ms, last.id];
+  }
+  return undefined;
 }
 
 /** The newest `each` segments of every matching process, merged in update order. */

@@ -38,6 +38,8 @@ const HOSTS = 'host_segment_counts p';
 /** Segments per process name (schema version 6), under the process alias, for a condition on these columns alone. */
 const NAMES = 'process_name_segment_counts p';
 const NAME_COLUMNS: ReadonlySet<string> = new Set(['sensor_id', 'group_id', 'process_name']);
+/** Posted segment rows kept for the page, at most: as SQLite's one-pass cap (process-search.once.sqlite.ts). */
+const POSTED_CAP = 150_000;
 
 export class PostgresProcessSearchStore implements ProcessSearchStore {
   /**
@@ -66,6 +68,8 @@ class Search {
   private params: SqlValue[];
   /** The terms of a condition that is one event field, once read from the dictionary. */
   private terms: string | undefined;
+  /** The segment rows posted under those terms, when counted from them and not too many to hold. */
+  private posted: Set<number> | undefined;
 
   constructor(private readonly tx: SqlExecutor, private readonly request: CompiledProcessSearch, private readonly forcedPagePlan?: ForcedPagePlan) {
     this.where = `(${request.condition.sql})${this.groups()}`;
@@ -101,10 +105,13 @@ class Search {
   private async count(): Promise<number> {
     const { grouped, condition, visibleGroups } = this.request;
     if (this.terms !== undefined && visibleGroups === null && !grouped) {
-      // The whole condition is "segments with one of these terms": counted from the term rows alone.
-      const counted = await this.tx.get<{ n: number }>(
-        'SELECT count(*) AS n FROM (SELECT DISTINCT sensor_id, segment_row FROM segment_terms WHERE terms && ?::text[]) posted', [this.terms],
+      // The whole condition is "segments with one of these terms": counted from the term rows alone,
+      // which are kept for the page (the term rows are scattered over the table: read them once).
+      const counted = await this.tx.get<{ n: number; rows: string | null }>(
+        `SELECT count(*) AS n, CASE WHEN count(*) <= ? THEN string_agg(segment_row::text, ',') END AS rows
+         FROM (SELECT DISTINCT sensor_id, segment_row FROM segment_terms WHERE terms && ?::text[]) posted`, [POSTED_CAP, this.terms],
       );
+      if (counted!.rows !== null) this.posted = new Set(counted!.rows.split(',').map(Number));
       return counted!.n;
     }
     const [from, n] = this.hostScoped() ? [HOSTS, 'coalesce(sum(p.segments), 0)'] : this.nameScoped() ? [NAMES, 'coalesce(sum(p.segments), 0)::bigint']
@@ -129,7 +136,8 @@ class Search {
   private page(total: number): Promise<number[]> {
     return readPage(this.tx, {
       request: this.request, where: this.where, params: this.params, total,
-      perProcess: this.terms === undefined && !this.request.condition.readsSegments, hostScoped: this.hostScoped(), forced: this.forcedPagePlan,
+      perProcess: this.terms === undefined && !this.request.condition.readsSegments, hostScoped: this.hostScoped(), posted: this.posted,
+      forced: this.forcedPagePlan,
       visibleSegments: async () => {
         const { visibleGroups } = this.request;
         const groups = visibleGroups === null ? 'TRUE' : `p.group_id IN (${visibleGroups.map(() => '?').join(', ')})`;
