@@ -40,8 +40,8 @@ const CASES: Case[] = [
   { q: '', groups: [1], start: 2, rows: 3 },
   { q: 'cmdline:x.ini', ascending: true },
   { q: 'domain:com', start: 1, rows: 3 },
-  { q: 'process_name:cmd.exe', grouped: true },
-  { q: '', grouped: true, start: 1, rows: 3 },
+  { q: 'process_name:cmd.exe', grouped: true, facets: ['process_name'] },
+  { q: '', grouped: true, start: 1, rows: 3, facets: ['process_name', 'hostname'] },
   { q: '', facets: ['process_name'], rows: 0 },
 ];
 
@@ -96,11 +96,11 @@ describe('the process name tally', () => {
 
   /** The tally as the per-process counts and the processes' current names and groups give it. */
   const recounted = () => db.all(
-    `SELECT p.sensor_id, p.group_id, p.process_name, sum(c.segments)::bigint AS segments
+    `SELECT p.sensor_id, p.group_id, p.process_name, sum(c.segments)::bigint AS segments, count(*)::bigint AS processes
      FROM process_segment_counts c JOIN processes p ON p.sensor_id = c.sensor_id AND p.id = c.process_row GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
   );
   const tallied = () => db.all(
-    'SELECT sensor_id, group_id, process_name, segments FROM process_name_segment_counts WHERE segments <> 0 ORDER BY 1, 2, 3',
+    'SELECT sensor_id, group_id, process_name, segments, processes FROM process_name_segment_counts WHERE segments <> 0 ORDER BY 1, 2, 3',
   );
 
   it('moves a process’s segments to its name when its start event comes after them', async () => {

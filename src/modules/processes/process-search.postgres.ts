@@ -83,7 +83,7 @@ class Search {
 
   /** Documents are counted per process name (a query on names, or on groups alone): a few thousand rows. */
   private nameScoped(): boolean {
-    return this.terms === undefined && !this.request.grouped && readsOnlyColumns(this.where, this.request.condition.readsSegments, NAME_COLUMNS);
+    return this.terms === undefined && readsOnlyColumns(this.where, this.request.condition.readsSegments, NAME_COLUMNS);
   }
 
   private groups(): string {
@@ -114,7 +114,7 @@ class Search {
       if (counted!.rows !== null) this.posted = new Set(counted!.rows.split(',').map(Number));
       return counted!.n;
     }
-    const [from, n] = this.hostScoped() ? [HOSTS, 'coalesce(sum(p.segments), 0)'] : this.nameScoped() ? [NAMES, 'coalesce(sum(p.segments), 0)::bigint']
+    const [from, n] = this.hostScoped() ? [HOSTS, 'coalesce(sum(p.segments), 0)'] : this.nameScoped() ? [NAMES, `coalesce(sum(p.${grouped ? 'processes' : 'segments'}), 0)::bigint`]
       : condition.readsSegments
       ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
       : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'coalesce(sum(c.segments), 0)'];
@@ -177,7 +177,8 @@ class Search {
 
   /** Process names from their tally; a name whose segments all went (a partition unmounted) keeps a row at 0. */
   private nameFacet(): Promise<FacetRows> {
-    return this.rows(`SELECT p.process_name AS name, sum(p.segments)::bigint AS n FROM ${NAMES} WHERE ${this.where} GROUP BY 1 HAVING sum(p.segments) > 0`, this.params);
+    const n = this.request.grouped ? 'sum(p.processes)' : 'sum(p.segments)';
+    return this.rows(`SELECT p.process_name AS name, ${n}::bigint AS n FROM ${NAMES} WHERE ${this.where} GROUP BY 1 HAVING ${n} > 0`, this.params);
   }
 
   /** An event field's values, from the term arrays of the matching segments. */
