@@ -39,6 +39,8 @@ const CASES: Case[] = [
   { q: 'hostname:host', start: 1, rows: 2 },
   { q: '', groups: [1], start: 2, rows: 3 },
   { q: 'cmdline:x.ini', ascending: true },
+  { q: 'cmdline:*.ini* -cmdline:*whoa* hostname:host', grouped: true },
+  { q: 'cmdline:*.ini*', start: 1, rows: 2 },
   { q: 'domain:com', start: 1, rows: 3 },
   { q: 'process_name:cmd.exe', grouped: true, facets: ['process_name'] },
   { q: '', grouped: true, start: 1, rows: 3, facets: ['process_name', 'hostname'] },

@@ -25,6 +25,7 @@ import {
   HOST_FACETS, readsOnlyColumns, readsOnlyHostColumns, type CompiledProcessSearch, type FacetCount, type ProcessRow, type ProcessSearchRequest,
   type ProcessSearchResult,
 } from './process-search.plan.js';
+import { bindDictionaryArrays } from './dictionary-arrays.postgres.js';
 import { readPage, SEGMENTS_AND_PROCESSES, type ForcedPagePlan } from './process-search.pages.postgres.js';
 import type { ProcessSearchStore } from './process-search.store.js';
 
@@ -94,6 +95,7 @@ class Search {
   async execute(): Promise<ProcessSearchResult> {
     const { request } = this;
     if (request.condition.postingTerms) await this.bindTerms(request.condition.postingTerms);
+    else ({ where: this.where, params: this.params } = await bindDictionaryArrays(this.tx, this.where, this.params));
     const total = await this.count();
     const ids = request.rows > 0 && request.start < total ? await this.page(total) : [];
     const facets: ProcessSearchResult['facets'] = {};
