@@ -1,15 +1,18 @@
 /**
- * Process search on PostgreSQL (schema version 2), behind the ProcessSearchStore interface: the
- * exact count, one page in a total order, and facets, read from one snapshot (postgres-read.ts).
+ * Process search on PostgreSQL (schema versions 2 and 6), behind the ProcessSearchStore interface:
+ * the exact count, one page in a total order, and facets, read from one snapshot (postgres-read.ts).
  * The condition comes from the PostgreSQL compiler (query/compile/postgres.ts).
  *
- * A query on host columns alone (an empty one among them) is counted, and faceted by host
- * columns, from host_segment_counts; one on process fields alone per matching process from
- * process_segment_counts, both as on SQLite, and one that is a single event field from its term rows alone; everything else reads the matching segments, and PostgreSQL's planner chooses
- * between the sort key's index and sorting the matches. Unmounted partitions are detached
- * tables, so no read needs to leave them out. The pages of one search read the first page's
- * snapshot (postgres-paging.ts) on the server that answered it. What is not done here (yet): the
- * facet tally. Facets over the process's binary read its metadata through jsonb.
+ * Counts, fewest rows first: a query on host columns alone (an empty one among them) from
+ * host_segment_counts; one on process names (and groups) from process_name_segment_counts, grouped
+ * or not; one on other process fields per matching process from process_segment_counts; one that
+ * is a single event field from its term rows alone (kept for the page); everything else by reading
+ * the matching segments. Facets of host columns and process names come from the same tallies when
+ * the condition allows. The page is read by one of the plans of process-search.pages.postgres.ts
+ * (docs/adr/0027-postgres-search-plans.md). Unmounted partitions are detached tables, so no read
+ * needs to leave them out. The pages of one search read the first page's snapshot
+ * (postgres-paging.ts) on the server that answered it. Facets over the process's binary read its
+ * metadata through jsonb.
  */
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
