@@ -34,6 +34,7 @@ const CASES: Case[] = [
   { q: '', ascending: true, start: 1, rows: 5 },
   { q: 'process_name:cmd.exe', facets: ['process_name', 'hostname'] },
   { q: 'process_name:cmd.exe', start: 2, rows: 2 },
+  { q: 'process_name:cmd.exe username:corp\\alice', facets: ['process_name'] },
   { q: 'process_name:cmd.exe', groups: [1], facets: ['process_name'] },
   { q: 'hostname:other' },
   { q: 'hostname:host', start: 1, rows: 2 },
