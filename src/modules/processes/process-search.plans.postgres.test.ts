@@ -4,7 +4,8 @@
  * small fleet, where the figures alone would always choose the same one. The walk is forced to
  * start one segment long, so it ends short and grows until it holds the page. Then the process
  * name tally (schema version 6): it agrees with the per-process counts after a process's start
- * event arrives in a later commit than its first segments, which renames the process.
+ * event arrives in a later commit than its first segments, which renames the process. And a
+ * host renamed between two processes, whose sensor matches a hostname query only in part.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -128,5 +129,36 @@ describe('the process name tally', () => {
     const segments = (await db.get<{ n: number }>('SELECT count(*)::bigint AS n FROM segments'))!.n;
     assert.equal(search.total, segments);
     assert.deepEqual(search.facets.process_name, [{ name: 'cmd.exe', count: segments }]);
+  });
+});
+
+describe('a host renamed between its processes', () => {
+  let db: PostgresDatabase;
+  before(async () => {
+    db = await freshMigratedPostgres();
+    await registerSensors(db);
+  });
+  after(async () => db.close());
+
+  it('leaves the per-sensor page for one that checks each process’s host', async () => {
+    const store = new PostgresEventStore(db, { maxEventsPerSegment: 2, windowMs: 60_000 }, () => FLEET_T0);
+    const named = (hostname: string): SensorIdentity => ({ id: 1, groupId: 1, hostname, hostType: 'server', osType: 'linux' });
+    for (const [i, [sensor, events]] of ([[named('host'), processEvents(100, FLEET_T0)], [named('renamed'), processEvents(200, FLEET_T0 + 1_000)]] as const).entries()) {
+      const prepared = new EventPreparer(new FilterGate()).prepare(
+        { sensorId: 1, groupId: 1, osType: 'linux' }, events.map((event) => normalizeEvent(structuredClone(event))),
+      );
+      await store.commit([{ sensor, sequence: i + 1, counters: new Map(), ...prepared }]);
+    }
+    const now = FLEET_T0 + 86_400_000;
+    const request: ProcessSearchRequest = {
+      predicate: analyzeParams({ q: 'hostname:host' }, { index: 'process', now }).predicate, visibleGroups: null,
+      sort: { key: 'last_update', descending: true }, start: 0, rows: 100, grouped: false, facets: [], nowMs: now,
+    };
+    const chosen = await new PostgresProcessSearchStore(db).search(request, { key: 'chosen', fresh: true });
+    const planned = await new PostgresProcessSearchStore(db, undefined, undefined, { plan: 'planned' }).search(request, { key: 'planned', fresh: true });
+    const own = (await db.get<{ n: number }>('SELECT count(*)::bigint AS n FROM segments s JOIN processes p ON p.id = s.process_id WHERE p.pid = 100'))!.n;
+    assert.equal(chosen.total, own);
+    assert.deepEqual(chosen.rows.map((r) => [r.pid, r.segment_row]), planned.rows.map((r) => [r.pid, r.segment_row]));
+    assert.deepEqual(new Set(chosen.rows.map((r) => r.pid)), new Set([100]));
   });
 });
