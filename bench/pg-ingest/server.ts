@@ -17,8 +17,9 @@ export interface BenchPostgres {
 /**
  * Without `keepIn` the cluster is a new one in a temporary directory, removed at stop; with it, the
  * cluster in that directory (made there if absent) is started and kept, so a dataset outlives the run.
+ * `settings`: server settings beside the defaults (e.g. shared_buffers), given at start.
  */
-export async function startBenchPostgres(keepIn?: string): Promise<BenchPostgres> {
+export async function startBenchPostgres(keepIn?: string, settings: Record<string, string> = {}): Promise<BenchPostgres> {
   if (keepIn) mkdirSync(keepIn, { recursive: true });
   const home = keepIn ?? mkdtempSync(join(tmpdir(), 'vigil-bench-pg-'));
   chmodSync(home, 0o755);
@@ -26,7 +27,7 @@ export async function startBenchPostgres(keepIn?: string): Promise<BenchPostgres
   const server = new EmbeddedPostgres({
     databaseDir: join(home, 'data'), user: 'vigil', password: 'vigil', port, persistent: keepIn !== undefined,
     createPostgresUser: process.getuid?.() === 0, onLog: () => undefined,
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1', ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
   });
   if (!existsSync(join(home, 'data', 'PG_VERSION'))) await server.initialise();
   await server.start();

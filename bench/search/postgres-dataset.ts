@@ -24,8 +24,9 @@ export interface DatasetServer {
   stop(): Promise<void>;
 }
 
-export async function openDatasetServer(dir: string, databaseUrl: string | undefined): Promise<DatasetServer> {
-  const embedded = databaseUrl ? undefined : await startBenchPostgres(join(dir, 'postgres'));
+/** settings: for the embedded server, server settings beside the defaults (startBenchPostgres). */
+export async function openDatasetServer(dir: string, databaseUrl: string | undefined, settings: Record<string, string> = {}): Promise<DatasetServer> {
+  const embedded = databaseUrl ? undefined : await startBenchPostgres(join(dir, 'postgres'), settings);
   const serverUrl = databaseUrl ?? embedded!.url;
   const named = (name: string) => Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
   // Outside the dataset's databases: a database cannot be dropped or copied while connected to.

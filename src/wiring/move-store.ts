@@ -18,6 +18,7 @@ import type { Config } from '../config/schema.js';
 import type { PostgresDatabase } from '../db/dialects/postgres.js';
 import { BinaryCopyRows } from '../db/dialects/postgres-copy.js';
 import { createKeyFile, readKeyFile } from '../db/key-file.js';
+import { REBUILD_PROCESS_NAME_TALLY } from '../db/migrations/postgres/006-search-order.js';
 import { openConfiguredDatabase } from '../db/open.js';
 import { SecretBox, SecretUnreadableError } from '../db/secrets/secret-box.js';
 import { openSecretBox, secretKeyPath } from '../db/secrets/secret-key.js';
@@ -29,7 +30,10 @@ import { createPartitions, detachCold, moveChunks, PARTITION_TABLE_PATTERN } fro
 import { SqliteSource } from './sqlite-source.js';
 
 /** Filled by the event pass, or not the embedded store's to give. */
-const NOT_COPIED = new Set(['schema_migrations', 'event_partitions', 'event_chunks', 'segment_terms', 'event_terms', 'binary_content', 'binary_content_pieces', 'sealed_keys']);
+const NOT_COPIED = new Set([
+  'schema_migrations', 'event_partitions', 'event_chunks', 'segment_terms', 'event_terms', 'binary_content', 'binary_content_pieces',
+  'sealed_keys', 'process_name_segment_counts',
+]);
 /** Tables whose rows say the database is in use. */
 const IN_USE = ['users', 'sensors', 'watchlists', 'feeds'];
 
@@ -114,6 +118,8 @@ async function copyAll(client: pg.PoolClient, source: SqliteSource, secrets: Sec
   options.progress('Moving the events…');
   const events = await moveChunks(client, source, options.progress);
   await detachCold(client, partitions);
+  // Its triggers saw the per-process counts copied before the processes they name (tables go in name order).
+  await client.query(REBUILD_PROCESS_NAME_TALLY);
   copied.push(['event_chunks', events.chunks], ['segment_terms', events.termSets], ['event_terms', events.dictionaryTerms]);
   copied.push(['binary_content (files)', await moveBinaryContent(client, source.dataDir)]);
   copied.push(['live_response_file_pieces (files)', await moveLiveResponseFiles(client, source)]);

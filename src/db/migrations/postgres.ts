@@ -8,6 +8,7 @@ import { EVENTS_MIGRATION } from './postgres/002-events.js';
 import { TAG_SENSORS_MIGRATION } from './postgres/003-tag-sensors.js';
 import { NOTIFICATIONS_MIGRATION } from './postgres/004-notifications.js';
 import { FORWARDER_MIGRATION } from './postgres/005-forwarder.js';
+import { SEARCH_ORDER_MIGRATION } from './postgres/006-search-order.js';
 import { BINARY_CONTENT_PIECES_MIGRATION } from './postgres/007-binary-content-pieces.js';
 import type { Migration } from './types.js';
 
@@ -17,5 +18,6 @@ export const postgresMigrations: readonly Migration[] = [
   TAG_SENSORS_MIGRATION,
   NOTIFICATIONS_MIGRATION,
   FORWARDER_MIGRATION,
+  SEARCH_ORDER_MIGRATION,
   BINARY_CONTENT_PIECES_MIGRATION,
 ];

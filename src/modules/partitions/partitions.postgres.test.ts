@@ -44,7 +44,13 @@ describe('PostgreSQL storage partitions', () => {
     'SELECT s.segment_id, s.tableoid::regclass::text AS partition FROM segments s JOIN processes p ON p.sensor_id = s.sensor_id AND p.id = s.process_id WHERE p.pid = ? ORDER BY 1',
     [pid],
   ));
-  const counted = async () => (await db.all<{ segments: number }>('SELECT segments FROM host_segment_counts'))[0]?.segments ?? 0;
+  /** Segments counted per host, which the process name tally (schema version 6) must agree with. */
+  const counted = async () => {
+    const perHost = (await db.all<{ segments: number }>('SELECT segments FROM host_segment_counts'))[0]?.segments ?? 0;
+    const perName = await db.get<{ n: number }>('SELECT coalesce(sum(segments), 0)::bigint AS n FROM process_name_segment_counts');
+    assert.equal(perName!.n, perHost, 'the process name tally agrees');
+    return perHost;
+  };
 
   it('starts with one hot partition holding what the writer wrote', async () => {
     await ingest(100, 0, 6);

@@ -129,5 +129,10 @@ export const HOST_FACETS: ReadonlySet<string> = new Set<FacetField>(['hostname',
  * compiler's identifiers (values are parameters), so its column references can be read off it.
  */
 export function readsOnlyHostColumns(where: string, readsSegments: boolean): boolean {
-  return !readsSegments && [...where.matchAll(/\bp\.(\w+)/gu)].every((m) => HOST_COLUMNS.has(m[1]!));
+  return readsOnlyColumns(where, readsSegments, HOST_COLUMNS);
+}
+
+/** Whether a condition reads no process column but these (and no segment column): a tally keyed by them answers it. */
+export function readsOnlyColumns(where: string, readsSegments: boolean, columns: ReadonlySet<string>): boolean {
+  return !readsSegments && [...where.matchAll(/\bp\.(\w+)/gu)].every((m) => columns.has(m[1]!));
 }

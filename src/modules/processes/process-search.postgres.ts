@@ -1,15 +1,18 @@
 /**
- * Process search on PostgreSQL (schema version 2), behind the ProcessSearchStore interface: the
- * exact count, one page in a total order, and facets, read from one snapshot (postgres-read.ts).
+ * Process search on PostgreSQL (schema versions 2 and 6), behind the ProcessSearchStore interface:
+ * the exact count, one page in a total order, and facets, read from one snapshot (postgres-read.ts).
  * The condition comes from the PostgreSQL compiler (query/compile/postgres.ts).
  *
- * A query on host columns alone (an empty one among them) is counted, and faceted by host
- * columns, from host_segment_counts; one on process fields alone per matching process from
- * process_segment_counts, both as on SQLite, and one that is a single event field from its term rows alone; everything else reads the matching segments, and PostgreSQL's planner chooses
- * between the sort key's index and sorting the matches. Unmounted partitions are detached
- * tables, so no read needs to leave them out. The pages of one search read the first page's
- * snapshot (postgres-paging.ts) on the server that answered it. What is not done here (yet): the
- * facet tally. Facets over the process's binary read its metadata through jsonb.
+ * Counts, fewest rows first: a query on host columns alone (an empty one among them) from
+ * host_segment_counts; one on process names (and groups) from process_name_segment_counts, grouped
+ * or not; one on other process fields per matching process from process_segment_counts; one that
+ * is a single event field from its term rows alone (kept for the page); everything else by reading
+ * the matching segments. Facets of host columns and process names come from the same tallies when
+ * the condition allows. The page is read by one of the plans of process-search.pages.postgres.ts
+ * (docs/adr/0027-postgres-search-plans.md). Unmounted partitions are detached tables, so no read
+ * needs to leave them out. The pages of one search read the first page's snapshot
+ * (postgres-paging.ts) on the server that answered it. Facets over the process's binary read its
+ * metadata through jsonb.
  */
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
@@ -22,37 +25,43 @@ import type { PagingSnapshot } from '../../query/search-request.js';
 import { PROCESS_CONTEXT_COLUMNS, PROCESS_CONTEXT_JOINS } from './process-rows.js';
 import { facetEntries, PROCESS_FACETS, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
 import {
-  HOST_FACETS, readsOnlyHostColumns, SORTS, type CompiledProcessSearch, type FacetCount, type ProcessRow, type ProcessSearchRequest,
+  HOST_FACETS, readsOnlyColumns, readsOnlyHostColumns, type CompiledProcessSearch, type FacetCount, type ProcessRow, type ProcessSearchRequest,
   type ProcessSearchResult,
 } from './process-search.plan.js';
+import { bindDictionaryArrays } from './dictionary-arrays.postgres.js';
+import { readPage, SEGMENTS_AND_PROCESSES, type ForcedPagePlan } from './process-search.pages.postgres.js';
 import type { ProcessSearchStore } from './process-search.store.js';
 
 const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last_server_update_ms, s.event_count,
   ${COUNTED_TYPES.map((type) => `s.${type}_count`).join(', ')}, ${PROCESS_CONTEXT_COLUMNS}`;
-/**
- * Joined on the process id alone (ids are unique across sensors): with the sensor equality too,
- * PostgreSQL multiplies the two columns' selectivities and expects a sliver of the rows, and
- * then plans event-term lookups as a probe per segment (bench/RESULTS.md, bench/pg-search).
- * Distributed by sensor (Citus), the join needs the sensor equality back.
- */
-const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
+/** The page's rows look their process up by its primary key: on the id alone PostgreSQL has no index and scanned processes. */
+const PAGE_ROWS = 'segments s JOIN processes p ON p.sensor_id = s.sensor_id AND p.id = s.process_id';
 const PROCESSES_WITH_COUNTS = 'processes p JOIN process_segment_counts c ON c.sensor_id = p.sensor_id AND c.process_row = p.id';
 /** Per-host segment counts under the process alias, for a condition on host columns alone (readsOnlyHostColumns). */
 const HOSTS = 'host_segment_counts p';
+/** Segments per process name (schema version 6), under the process alias, for a condition on these columns alone. */
+const NAMES = 'process_name_segment_counts p';
+const NAME_COLUMNS: ReadonlySet<string> = new Set(['sensor_id', 'group_id', 'process_name']);
+/** Posted segment rows kept for the page, at most: as SQLite's one-pass cap (process-search.once.sqlite.ts). */
+const POSTED_CAP = 150_000;
 
 export class PostgresProcessSearchStore implements ProcessSearchStore {
   /**
    * timeLimitMs: each statement's limit; a search past it is the client's QueryTimeoutError.
    * snapshots: where the pages of a search keep their snapshot; without, every page reads afresh.
+   * forcedPagePlan: for tests, the page plan to use wherever it applies (process-search.pages.postgres.ts).
    */
-  constructor(private readonly db: PostgresDatabase, private readonly timeLimitMs?: number, private readonly snapshots?: PostgresPagingSnapshots) {}
+  constructor(
+    private readonly db: PostgresDatabase, private readonly timeLimitMs?: number, private readonly snapshots?: PostgresPagingSnapshots,
+    private readonly forcedPagePlan?: ForcedPagePlan,
+  ) {}
 
   async search({ predicate, ...request }: ProcessSearchRequest, paging: PagingSnapshot): Promise<ProcessSearchResult> {
     if (request.visibleGroups?.length === 0) return { total: 0, rows: [], facets: {} };
     const compiled: CompiledProcessSearch = { ...request, condition: compilePostgresProcessCondition(predicate) };
-    if (!this.snapshots) return timedRead(() => readSnapshot(this.db, (reader) => new Search(reader, compiled).execute(), this.timeLimitMs));
+    if (!this.snapshots) return timedRead(() => readSnapshot(this.db, (reader) => new Search(reader, compiled, this.forcedPagePlan).execute(), this.timeLimitMs));
     return timedRead(() => this.snapshots!.read(paging, async (reader) => {
-      const result = await new Search(reader, compiled).execute();
+      const result = await new Search(reader, compiled, this.forcedPagePlan).execute();
       return { result, more: request.start + request.rows < result.total };
     }, this.timeLimitMs));
   }
@@ -63,8 +72,10 @@ class Search {
   private params: SqlValue[];
   /** The terms of a condition that is one event field, once read from the dictionary. */
   private terms: string | undefined;
+  /** The segment rows posted under those terms, when counted from them and not too many to hold. */
+  private posted: Set<number> | undefined;
 
-  constructor(private readonly tx: SqlExecutor, private readonly request: CompiledProcessSearch) {
+  constructor(private readonly tx: SqlExecutor, private readonly request: CompiledProcessSearch, private readonly forcedPagePlan?: ForcedPagePlan) {
     this.where = `(${request.condition.sql})${this.groups()}`;
     this.params = [...request.condition.params, ...(request.visibleGroups ?? [])];
   }
@@ -72,6 +83,11 @@ class Search {
   /** Documents are counted per host (an empty query, or one on host columns alone): far fewer rows than processes. */
   private hostScoped(): boolean {
     return this.terms === undefined && !this.request.grouped && readsOnlyHostColumns(this.where, this.request.condition.readsSegments);
+  }
+
+  /** Documents are counted per process name (a query on names, or on groups alone): a few thousand rows. */
+  private nameScoped(): boolean {
+    return this.terms === undefined && readsOnlyColumns(this.where, this.request.condition.readsSegments, NAME_COLUMNS);
   }
 
   private groups(): string {
@@ -82,8 +98,9 @@ class Search {
   async execute(): Promise<ProcessSearchResult> {
     const { request } = this;
     if (request.condition.postingTerms) await this.bindTerms(request.condition.postingTerms);
+    else ({ where: this.where, params: this.params } = await bindDictionaryArrays(this.tx, this.where, this.params));
     const total = await this.count();
-    const ids = request.rows > 0 && request.start < total ? await this.page() : [];
+    const ids = request.rows > 0 && request.start < total ? await this.page(total) : [];
     const facets: ProcessSearchResult['facets'] = {};
     for (const field of request.facets) facets[field] = await this.facet(field);
     return { total, rows: await this.fetch(ids), facets };
@@ -93,13 +110,17 @@ class Search {
   private async count(): Promise<number> {
     const { grouped, condition, visibleGroups } = this.request;
     if (this.terms !== undefined && visibleGroups === null && !grouped) {
-      // The whole condition is "segments with one of these terms": counted from the term rows alone.
-      const counted = await this.tx.get<{ n: number }>(
-        'SELECT count(*) AS n FROM (SELECT DISTINCT sensor_id, segment_row FROM segment_terms WHERE terms && ?::text[]) posted', [this.terms],
+      // The whole condition is "segments with one of these terms": counted from the term rows alone,
+      // which are kept for the page (the term rows are scattered over the table: read them once).
+      const counted = await this.tx.get<{ n: number; rows: string | null }>(
+        `SELECT count(*) AS n, CASE WHEN count(*) <= ? THEN string_agg(segment_row::text, ',') END AS rows
+         FROM (SELECT DISTINCT sensor_id, segment_row FROM segment_terms WHERE terms && ?::text[]) posted`, [POSTED_CAP, this.terms],
       );
+      if (counted!.rows !== null) this.posted = new Set(counted!.rows.split(',').map(Number));
       return counted!.n;
     }
-    const [from, n] = this.hostScoped() ? [HOSTS, 'coalesce(sum(p.segments), 0)'] : condition.readsSegments
+    const [from, n] = this.hostScoped() ? [HOSTS, 'coalesce(sum(p.segments), 0)'] : this.nameScoped() ? [NAMES, `coalesce(sum(p.${grouped ? 'processes' : 'segments'}), 0)::bigint`]
+      : condition.readsSegments
       ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
       : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'coalesce(sum(c.segments), 0)'];
     return (await this.tx.get<{ n: number }>(`SELECT ${n} AS n FROM ${from} WHERE ${this.where}`, this.params))!.n;
@@ -117,33 +138,23 @@ class Search {
     this.params = [this.terms, ...(this.request.visibleGroups ?? [])];
   }
 
-  /** The page's segment rows, in the total order: the sort key, then the row (or process and segment id). */
-  private async page(): Promise<number[]> {
-    const { start, rows, grouped, sort } = this.request;
-    const spec = SORTS[sort.key];
-    const dir = sort.descending ? 'DESC' : 'ASC';
-    const order = spec.level === 'segment' ? `${spec.column} ${dir}, s.id ${dir}` : `${spec.column} ${dir}, p.id ${dir}, s.segment_id ${dir}`;
-    if (!grouped) {
-      const found = await this.tx.all<{ id: number }>(
-        `SELECT s.id FROM ${SEGMENTS_AND_PROCESSES} WHERE ${this.where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...this.params, rows, start],
-      );
-      return found.map((r) => r.id);
-    }
-    // One document per process: its first segment in the sort order.
-    const within = spec.level === 'segment' ? `${spec.column} ${dir}, s.id ${dir}` : `s.segment_id ${dir}`;
-    const outer = spec.level === 'segment' ? `k ${dir}, id ${dir}` : `k ${dir}, pk ${dir}`;
-    const found = await this.tx.all<{ id: number }>(
-      `SELECT id FROM (SELECT s.id, ${spec.column} AS k, p.id AS pk, row_number() OVER (PARTITION BY s.process_id ORDER BY ${within}) AS r
-       FROM ${SEGMENTS_AND_PROCESSES} WHERE ${this.where}) first WHERE r = 1 ORDER BY ${outer} LIMIT ? OFFSET ?`,
-      [...this.params, rows, start],
-    );
-    return found.map((r) => r.id);
+  private page(total: number): Promise<number[]> {
+    return readPage(this.tx, {
+      request: this.request, where: this.where, params: this.params, total,
+      perProcess: this.terms === undefined && !this.request.condition.readsSegments, hostScoped: this.hostScoped(), posted: this.posted,
+      forced: this.forcedPagePlan,
+      visibleSegments: async () => {
+        const { visibleGroups } = this.request;
+        const groups = visibleGroups === null ? 'TRUE' : `p.group_id IN (${visibleGroups.map(() => '?').join(', ')})`;
+        return (await this.tx.get<{ n: number }>(`SELECT coalesce(sum(p.segments), 0) AS n FROM ${HOSTS} WHERE ${groups}`, visibleGroups ?? []))!.n;
+      },
+    });
   }
 
   private async fetch(ids: readonly number[]): Promise<ProcessRow[]> {
     if (ids.length === 0) return [];
     const rows = await this.tx.all<ProcessRow>(
-      `SELECT ${ROW_COLUMNS} FROM ${SEGMENTS_AND_PROCESSES} ${PROCESS_CONTEXT_JOINS} WHERE s.id IN (${ids.map(() => '?').join(', ')})`, ids,
+      `SELECT ${ROW_COLUMNS} FROM ${PAGE_ROWS} ${PROCESS_CONTEXT_JOINS} WHERE s.id IN (${ids.map(() => '?').join(', ')})`, ids,
     );
     const byRow = new Map(rows.map((row) => [row.segment_row, row]));
     return ids.map((id) => byRow.get(id)!);
@@ -152,7 +163,9 @@ class Search {
   private async facet(name: string): Promise<FacetCount[]> {
     const spec = PROCESS_FACETS.get(name);
     if (!spec || spec.level === 'none') return [];
-    const rows = spec.level === 'event' ? await this.eventFacet(spec) : await this.columnFacet(spec, HOST_FACETS.has(name) && this.hostScoped());
+    const rows = spec.level === 'event' ? await this.eventFacet(spec)
+      : name === 'process_name' && this.nameScoped() ? await this.nameFacet()
+        : await this.columnFacet(spec, HOST_FACETS.has(name) && this.hostScoped());
     const groups = spec.render === 'group' ? await this.tx.all<{ id: number; name: string }>('SELECT id, name FROM sensor_groups') : [];
     return facetEntries(spec, rows, this.request.nowMs, () => new Map(groups.map((g) => [g.id, g.name])));
   }
@@ -165,6 +178,12 @@ class Search {
       ? [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'sum(c.segments)']
       : [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)'];
     return this.rows(`SELECT ${postgresMetadataExpr(spec.expr)} AS name, ${n} AS n FROM ${from} WHERE ${this.where} GROUP BY 1`, this.params);
+  }
+
+  /** Process names from their tally; a name whose segments all went (a partition unmounted) keeps a row at 0. */
+  private nameFacet(): Promise<FacetRows> {
+    const n = this.request.grouped ? 'sum(p.processes)' : 'sum(p.segments)';
+    return this.rows(`SELECT p.process_name AS name, ${n}::bigint AS n FROM ${NAMES} WHERE ${this.where} GROUP BY 1 HAVING ${n} > 0`, this.params);
   }
 
   /** An event field's values, from the term arrays of the matching segments. */

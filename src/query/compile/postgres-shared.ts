@@ -78,6 +78,7 @@ export const POSTGRES: ConditionDialect = {
   keyword: keywordCondition,
   subPath,
   subPathPattern,
+  userNamesAsProcessIds: false,
 };
 
 /** Lowered-column, range and bound conditions in this dialect (shared-conditions.ts). */

@@ -29,6 +29,12 @@ export interface ConditionDialect {
   subPath(column: string, query: string): Fragment;
   /** The path or one of its trailing sub-paths matches the pattern. */
   subPathPattern(column: string, pattern: string): Fragment;
+  /**
+   * A user name as the set of process ids its index holds (SQLite: checked beside another condition
+   * without reading process rows), rather than a column condition (PostgreSQL: which its planner
+   * combines with the other conditions' indexes, BitmapAnd).
+   */
+  readonly userNamesAsProcessIds: boolean;
 }
 
 /** and / or / not / constants, shared by both indexes. */

@@ -210,9 +210,9 @@ export abstract class ProcessConditionCompiler extends ConditionCompiler {
 
 /**
  * A mixed-case column matched Unicode-insensitively on its distinct values, read through its index
- * by a skip scan. A user name is then a set of process ids, also read from that index, so that
- * checking it beside another condition reads no process row (hostnames stay a column condition:
- * the per-host counts read them).
+ * by a skip scan. On SQLite a user name is then a set of process ids, also read from that index,
+ * so that checking it beside another condition reads no process row (hostnames stay a column
+ * condition: the per-host counts read them); PostgreSQL combines the column's index with others.
  */
 function distinctKeyword(dialect: ConditionDialect, name: 'username' | 'hostname', match: Match, probe: boolean): Fragment {
   const column = `p.${name}`;
@@ -220,7 +220,7 @@ function distinctKeyword(dialect: ConditionDialect, name: 'username' | 'hostname
   const distinct = `WITH RECURSIVE d(v) AS (SELECT min(${name}) FROM processes UNION ALL `
     + `SELECT (SELECT min(${name}) FROM processes WHERE ${name} > d.v) FROM d WHERE d.v IS NOT NULL)`;
   const values = sql`${raw(distinct)} SELECT v FROM d WHERE v IS NOT NULL AND ${dialect.keyword('v', match)}`;
-  return name === 'username' && !probe ? sql`p.id IN (SELECT id FROM processes WHERE ${raw(name)} IN (${values}))` : sql`${raw(column)} IN (${values})`;
+  return name === 'username' && dialect.userNamesAsProcessIds && !probe ? sql`p.id IN (SELECT id FROM processes WHERE ${raw(name)} IN (${values}))` : sql`${raw(column)} IN (${values})`;
 }
 
 /** Enum columns store the sensor's spelling (`domain_controller`); the query has the canonical one. */

@@ -31,6 +31,7 @@ export const SQLITE: ConditionDialect = {
   keyword: keywordFunction,
   subPath: (column, query) => sql`vigil_subpath(${raw(column)}, ${query}, 0)`,
   subPathPattern: (column, pattern) => sql`vigil_subpath_glob(${raw(column)}, ${pattern}, 0)`,
+  userNamesAsProcessIds: true,
 };
 
 /** Lowered-column, range and bound conditions in this dialect (shared-conditions.ts). */

@@ -12,8 +12,9 @@ import type { PostgresDatabase } from '../../dialects/postgres.js';
 import { freshMigratedPostgres } from '../../../../test/support/postgres-migrated.js';
 import { SENSOR_TABLES as EVENT_TABLES, SHARED_TABLES } from './002-events.js';
 import { TAG_SENSOR_TABLES } from './003-tag-sensors.js';
+import { SEARCH_TALLY_TABLES } from './006-search-order.js';
 
-const SENSOR_TABLES: readonly string[] = [...EVENT_TABLES, ...TAG_SENSOR_TABLES];
+const SENSOR_TABLES: readonly string[] = [...EVENT_TABLES, ...TAG_SENSOR_TABLES, ...SEARCH_TALLY_TABLES];
 
 let db: PostgresDatabase;
 before(async () => (db = await freshMigratedPostgres()));

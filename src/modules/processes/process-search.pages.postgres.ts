@@ -1,0 +1,186 @@
+/**
+ * The page of a process search on PostgreSQL, read through an index that serves the sort order
+ * rather than by sorting every match (schema version 6; docs/adr/0027-postgres-search-plans.md).
+ * PostgreSQL's planner cannot see how a condition on processes spreads over segments' update
+ * times, and on the 2M-segment dataset sorted every match of a common process name in parallel
+ * (400–500 ms). With the count known first, as on SQLite (ADR 0008), the plan is chosen here:
+ *
+ * - walk: segments in update order from the newest, the condition tested on each, until the page
+ *   is full: about (start + rows) × segments ÷ matches rows, cheap when matches are dense. A walk
+ *   that ends short (matches bunched in older segments) goes again, longer, up to a bound.
+ * - the same walk in Node for a condition that is one event field, whose matching rows the count
+ *   read (a set tested per row), reading only the index.
+ * - per host, for a condition on host columns alone: the newest start + rows segments of each
+ *   matching sensor (LATERAL, through (sensor, last update)), merged: a few hundred sensors at most.
+ * - per process: the newest start + rows segments of each matching process (LATERAL, through
+ *   (process, last update)), merged: about as many rows as matches, cheap when they are few.
+ *   Also the grouped page sorted by update: a process's first document is its newest segment.
+ * - otherwise the plain query, PostgreSQL choosing between its indexes and a sort.
+ *
+ * Every plan gives the same total order (the sort key, then the segment row), so pages of one
+ * search may come from different plans.
+ */
+import type { SqlExecutor, SqlValue } from '../../db/database.js';
+import { SORTS, type CompiledProcessSearch } from './process-search.plan.js';
+
+/** Walks longer than this many segments are left to the planner: past it, collecting the matches costs less. */
+const WALK_LIMIT = 40_000;
+/** The walk reads this many times its estimate (plus a margin), since matches are not spread evenly in time. */
+const WALK_SLACK = 2;
+const WALK_MARGIN = 1_000;
+const WALK_GROWTH = 4;
+
+/**
+ * Joined on the process id alone (ids are unique across sensors): with the sensor equality too,
+ * PostgreSQL multiplies the two columns' selectivities and expects a sliver of the rows, and
+ * then plans event-term lookups as a probe per segment (bench/RESULTS.md, bench/pg-search).
+ * Distributed by sensor (Citus), the join needs the sensor equality back. Probes of single
+ * segments (the walk, a page's rows) join on both, to use the processes' primary key.
+ */
+export const SEGMENTS_AND_PROCESSES = 'segments s JOIN processes p ON p.id = s.process_id';
+
+export interface PageQuery {
+  request: CompiledProcessSearch;
+  /** The condition over `s` and `p`, with its parameters. */
+  where: string;
+  params: readonly SqlValue[];
+  /** Matching documents (segments, or processes when grouped). */
+  total: number;
+  /** Whether the condition reads only process columns (`p`), so it can be tested per process. */
+  perProcess: boolean;
+  /** Whether it reads only host columns, so host_segment_counts can test it per host. */
+  hostScoped: boolean;
+  /** Every matching segment row, when the count has read them (a condition that is one event field). */
+  posted?: ReadonlySet<number>;
+  /** Segments the caller may see, read only when the walk is considered. */
+  visibleSegments: () => Promise<number>;
+  /** A plan to use where it applies, instead of the one the figures choose: tests reach every plan on small data. */
+  forced?: ForcedPagePlan;
+}
+
+/** walk: its first length (later ones grow as ever). */
+export type ForcedPagePlan = { plan: 'walk'; firstLength: number } | { plan: 'per-process' | 'per-sensor' | 'planned' };
+
+/** The page's segment rows, in the total order. */
+export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<number[]> {
+  const { request, total, perProcess, forced } = query;
+  const byUpdate = request.sort.key === 'last_update' && forced?.plan !== 'planned';
+  if (byUpdate && request.grouped && perProcess) return newestPerProcess(tx, query, 1);
+  if (byUpdate && !request.grouped) {
+    const needed = request.start + request.rows;
+    if (query.hostScoped && (forced === undefined || forced.plan === 'per-sensor')) {
+      const found = await newestPerSensor(tx, query, needed);
+      if (found) return found;
+    }
+    const walk = forced?.plan === 'walk' ? forced.firstLength
+      : Math.ceil((needed * (await query.visibleSegments())) / Math.max(total, 1)) * WALK_SLACK + WALK_MARGIN;
+    if (perProcess && (forced ? forced.plan === 'per-process' : walk > total)) return newestPerProcess(tx, query, needed);
+    if (query.posted && walk <= WALK_LIMIT) {
+      const found = await walkPosted(tx, query, query.posted, walk);
+      if (found) return found;
+    }
+    // A walk that ends short is tried again four times longer, up to the limit: at most a third more reading.
+    for (let length = walk; length < WALK_LIMIT * WALK_GROWTH; length *= WALK_GROWTH) {
+      const found = await walkNewest(tx, query, Math.min(length, WALK_LIMIT));
+      if (found) return found;
+    }
+  }
+  return planned(tx, query);
+}
+
+/**
+ * The newest `walk` segments, each tested against the condition; undefined when they held too few
+ * matches for the page. The condition is tested in a LATERAL subquery that PostgreSQL cannot
+ * flatten (LIMIT 1), so each segment probes its process by primary key in walk order and the
+ * walk stops when the page is full; as a join, PostgreSQL hashed every matching process first
+ * (svchost.exe: 10,611 processes, 8,073 heap blocks, 210 ms against 8 ms).
+ */
+async function walkNewest(tx: SqlExecutor, { request, where, params, total }: PageQuery, walk: number): Promise<number[] | undefined> {
+  const dir = request.sort.descending ? 'DESC' : 'ASC';
+  const found = await tx.all<{ id: number }>(
+    `SELECT s.id FROM (SELECT * FROM segments ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?) s
+     CROSS JOIN LATERAL (SELECT 1 FROM processes p WHERE p.sensor_id = s.sensor_id AND p.id = s.process_id AND ${where} LIMIT 1) matched
+     ORDER BY s.last_update_ms ${dir}, s.id ${dir} LIMIT ? OFFSET ?`,
+    [walk, ...params, request.rows, request.start],
+  );
+  const expected = Math.min(request.rows, total - request.start);
+  return found.length >= expected ? found.map((r) => r.id) : undefined;
+}
+
+/**
+ * The walk for matches already in hand: segment rows in update order from the index alone, in
+ * steps that grow fourfold, kept when posted, until the page is full; undefined past the bound.
+ */
+async function walkPosted(tx: SqlExecutor, { request, total }: PageQuery, posted: ReadonlySet<number>, walk: number): Promise<number[] | undefined> {
+  const [dir, past] = request.sort.descending ? ['DESC', '<'] : ['ASC', '>'];
+  const wanted = Math.min(request.start + request.rows, total);
+  const found: number[] = [];
+  let after: [number, number] | undefined;
+  for (let read = 0, step = walk; read < WALK_LIMIT; read += step, step *= WALK_GROWTH) {
+    const rows = await tx.all<{ id: number; last_update_ms: number }>(
+      `SELECT id, last_update_ms FROM segments ${after ? `WHERE (last_update_ms, id) ${past} (?, ?)` : ''}
+       ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?`,
+      [...(after ?? []), Math.min(step, WALK_LIMIT - read)],
+    );
+    for (const row of rows) if (posted.has(row.id)) found.push(row.id);
+    if (found.length >= wanted) return found.slice(request.start, wanted);
+    if (rows.length === 0) return undefined;
+    const last = rows.at(-1)!;
+    after = [last.last_update_ms, last.id];
+  }
+  return undefined;
+}
+
+/** The newest `each` segments of every matching process, merged in update order. */
+async function newestPerProcess(tx: SqlExecutor, { request, where, params }: PageQuery, each: number): Promise<number[]> {
+  const dir = request.sort.descending ? 'DESC' : 'ASC';
+  const found = await tx.all<{ id: number }>(
+    `SELECT x.id FROM processes p CROSS JOIN LATERAL (
+       SELECT s.id, s.last_update_ms FROM segments s WHERE s.process_id = p.id ORDER BY s.last_update_ms ${dir}, s.id ${dir} LIMIT ?
+     ) x WHERE ${where} ORDER BY x.last_update_ms ${dir}, x.id ${dir} LIMIT ? OFFSET ?`,
+    [each, ...params, request.rows, request.start],
+  );
+  return found.map((r) => r.id);
+}
+
+/**
+ * The newest `each` segments of every sensor whose host rows all match, merged in update order;
+ * undefined when a sensor's rows match in part (it was renamed or regrouped), whose segments
+ * would each need their process checked.
+ */
+async function newestPerSensor(tx: SqlExecutor, { request, where, params }: PageQuery, each: number): Promise<number[] | undefined> {
+  const dir = request.sort.descending ? 'DESC' : 'ASC';
+  const hosts = `(SELECT p.sensor_id, (${where}) AS hit FROM host_segment_counts p) h GROUP BY h.sensor_id`;
+  const mixed = await tx.get(`SELECT 1 AS found FROM ${hosts} HAVING bool_or(h.hit) AND NOT bool_and(h.hit) LIMIT 1`, params);
+  if (mixed) return undefined;
+  const found = await tx.all<{ id: number }>(
+    `SELECT x.id FROM (SELECT h.sensor_id FROM ${hosts} HAVING bool_and(h.hit)) matched CROSS JOIN LATERAL (
+       SELECT s.id, s.last_update_ms FROM segments s WHERE s.sensor_id = matched.sensor_id ORDER BY s.last_update_ms ${dir}, s.id ${dir} LIMIT ?
+     ) x ORDER BY x.last_update_ms ${dir}, x.id ${dir} LIMIT ? OFFSET ?`,
+    [...params, each, request.rows, request.start],
+  );
+  return found.map((r) => r.id);
+}
+
+/** The plain query: PostgreSQL chooses between the sort key's index and sorting the matches. */
+async function planned(tx: SqlExecutor, { request, where, params }: PageQuery): Promise<number[]> {
+  const { start, rows, grouped, sort } = request;
+  const spec = SORTS[sort.key];
+  const dir = sort.descending ? 'DESC' : 'ASC';
+  const order = spec.level === 'segment' ? `${spec.column} ${dir}, s.id ${dir}` : `${spec.column} ${dir}, p.id ${dir}, s.segment_id ${dir}`;
+  if (!grouped) {
+    const found = await tx.all<{ id: number }>(
+      `SELECT s.id FROM ${SEGMENTS_AND_PROCESSES} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, rows, start],
+    );
+    return found.map((r) => r.id);
+  }
+  // One document per process: its first segment in the sort order.
+  const within = spec.level === 'segment' ? `${spec.column} ${dir}, s.id ${dir}` : `s.segment_id ${dir}`;
+  const outer = spec.level === 'segment' ? `k ${dir}, id ${dir}` : `k ${dir}, pk ${dir}`;
+  const found = await tx.all<{ id: number }>(
+    `SELECT id FROM (SELECT s.id, ${spec.column} AS k, p.id AS pk, row_number() OVER (PARTITION BY s.process_id ORDER BY ${within}) AS r
+     FROM ${SEGMENTS_AND_PROCESSES} WHERE ${where}) first WHERE r = 1 ORDER BY ${outer} LIMIT ? OFFSET ?`,
+    [...params, rows, start],
+  );
+  return found.map((r) => r.id);
+}
