@@ -10,7 +10,7 @@
  * commits within the horizon of taking its time is never skipped (docs/adr/0024-forwarder-cursors.md).
  */
 import type { SqlDatabase, SqlValue } from '../../db/database.js';
-import type { ForwardRecord } from './forwarder-format.js';
+import type { ForwardRecord, Forwardable } from './forwarder-format.js';
 import type { RecordOrigin } from './forwarder-records.js';
 import {
   alertRecord, binaryRecord, feedHitRecord, watchlistHitRecord,
@@ -20,17 +20,17 @@ import {
 /** A key: a server time (ms) first, then what orders records of the same millisecond. */
 export type Position = readonly (number | string)[];
 
-export interface SourceBatch {
-  records: ForwardRecord[];
+export interface SourceBatch<R extends Forwardable = Forwardable> {
+  records: R[];
   /** The key of the last record read: the cursor once the batch is delivered. */
   last: Position;
 }
 
-export interface ForwardSource {
+export interface ForwardSource<R extends Forwardable = Forwardable> {
   /** Where a new cursor starts: records after `fromMs` (the output's creation). */
   start(fromMs: number): Position;
   /** Up to about `limit` records after `after` whose time is at most `untilMs`; undefined when none. */
-  read(after: Position, untilMs: number, limit: number): Promise<SourceBatch | undefined>;
+  read(after: Position, untilMs: number, limit: number): Promise<SourceBatch<R> | undefined>;
   /** The time of the newest record, for the lag an output's status shows. */
   newestMs(): Promise<number | null>;
 }
@@ -50,14 +50,14 @@ interface KeyedSql<Row> {
 }
 
 /** A source over one SQL query, the same on both databases but for the process joins. */
-export class KeyedSqlSource<Row extends object> implements ForwardSource {
+export class KeyedSqlSource<Row extends object> implements ForwardSource<ForwardRecord> {
   constructor(private readonly db: SqlDatabase, private readonly spec: KeyedSql<Row>, private readonly origin: RecordOrigin) {}
 
   start(fromMs: number): Position {
     return [fromMs, ...this.spec.low];
   }
 
-  async read(after: Position, untilMs: number, limit: number): Promise<SourceBatch | undefined> {
+  async read(after: Position, untilMs: number, limit: number): Promise<SourceBatch<ForwardRecord> | undefined> {
     const { key, select, timeColumn } = this.spec;
     const tuple = `(${key.join(', ')})`;
     const rows = await this.db.all<Row>(
@@ -91,7 +91,7 @@ function processJoins(db: SqlDatabase): string {
     LEFT JOIN sensor_groups g ON g.id = p.group_id`;
 }
 
-export function sqlSources(db: SqlDatabase, origin: RecordOrigin): Omit<Record<SourceName, ForwardSource>, 'raw'> {
+export function sqlSources(db: SqlDatabase, origin: RecordOrigin): Omit<Record<SourceName, ForwardSource<ForwardRecord>>, 'raw'> {
   return {
     alert: new KeyedSqlSource<AlertRow>(db, {
       key: ['a.created_ms', 'a.id'], low: [-1], timeColumn: 'a.created_ms',
