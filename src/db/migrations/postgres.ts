@@ -8,6 +8,7 @@ import { EVENTS_MIGRATION } from './postgres/002-events.js';
 import { TAG_SENSORS_MIGRATION } from './postgres/003-tag-sensors.js';
 import { NOTIFICATIONS_MIGRATION } from './postgres/004-notifications.js';
 import { FORWARDER_MIGRATION } from './postgres/005-forwarder.js';
+import { SENSOR_STATE_CHANGES_MIGRATION } from './postgres/011-sensor-state-changes.js';
 import type { Migration } from './types.js';
 
 export const postgresMigrations: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const postgresMigrations: readonly Migration[] = [
   TAG_SENSORS_MIGRATION,
   NOTIFICATIONS_MIGRATION,
   FORWARDER_MIGRATION,
+  SENSOR_STATE_CHANGES_MIGRATION,
 ];

@@ -110,6 +110,19 @@ export function binaryRecord(row: BinaryRow, origin: RecordOrigin): ForwardRecor
   };
 }
 
+export interface SensorStateRow {
+  changed_ms: number; sensor_id: number; state: string; computer_name: string; computer_dns_name: string; os_type: string; group_name: string | null;
+}
+
+/** sensor.status.*, sensor.isolation.*, sensor.uninstall.*: a sensor's state changed (sensor-state-changes.ts names them). */
+export function sensorStateRecord(row: SensorStateRow, origin: RecordOrigin): ForwardRecord {
+  return {
+    type: row.state, cb_server: origin.serverName, cb_version: origin.version, server_name: origin.serverName,
+    timestamp: seconds(Number(row.changed_ms)), sensor_id: Number(row.sensor_id), computer_name: row.computer_name, hostname: row.computer_name,
+    computer_dns_name: row.computer_dns_name, group: row.group_name, os_type: row.os_type,
+  };
+}
+
 /** Vigil's event types under cb-event-forwarder's names (ingress.event.<name>). */
 export const RAW_EVENT_NAMES: Readonly<Record<SensorEvent['type'], string>> = {
   process_start: 'procstart', process_end: 'procend', filemod: 'filemod', regmod: 'regmod', netconn: 'netconn',
