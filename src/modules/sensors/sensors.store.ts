@@ -155,14 +155,14 @@ export class SqlSensorsStore implements SensorsStore {
   async register(sensor: NewSensor): Promise<SensorRecord> {
     const id = await this.db.transaction(async (tx) => {
       const row = await tx.get<{ id: number }>(
-      `INSERT INTO sensors (group_id, secret_hash, os_type, host_type, computer_name, computer_dns_name, computer_sid,
-         os_environment_display_string, build_version_string, build_id, boot_id, network_adapters, physical_memory_size,
-         systemvolume_total_size, systemvolume_free_size, registration_ms, ip_addresses, agent)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      [sensor.groupId, sensor.secretHash, sensor.osType, sensor.hostType, sensor.computerName, sensor.computerDnsName,
-        sensor.computerSid, sensor.osEnvironmentDisplayString, sensor.buildVersionString, sensor.buildId, sensor.bootId,
-        sensor.networkAdapters, sensor.physicalMemorySize, sensor.systemvolumeTotalSize, sensor.systemvolumeFreeSize,
-        sensor.registrationMs, ipAddressesOf(sensor.networkAdapters), sensor.agent ?? 'vigil'],
+        `INSERT INTO sensors (group_id, secret_hash, os_type, host_type, computer_name, computer_dns_name, computer_sid,
+           os_environment_display_string, build_version_string, build_id, boot_id, network_adapters, physical_memory_size,
+           systemvolume_total_size, systemvolume_free_size, registration_ms, ip_addresses, agent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        [sensor.groupId, sensor.secretHash, sensor.osType, sensor.hostType, sensor.computerName, sensor.computerDnsName,
+          sensor.computerSid, sensor.osEnvironmentDisplayString, sensor.buildVersionString, sensor.buildId, sensor.bootId,
+          sensor.networkAdapters, sensor.physicalMemorySize, sensor.systemvolumeTotalSize, sensor.systemvolumeFreeSize,
+          sensor.registrationMs, ipAddressesOf(sensor.networkAdapters), sensor.agent ?? 'vigil'],
       );
       await recordStateChange(tx, row!.id, 'sensor.status.registered', sensor.registrationMs);
       return row!.id;
