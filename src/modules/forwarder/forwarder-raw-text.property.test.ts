@@ -1,4 +1,4 @@
-/** The direct text of raw events is byte for byte what the record layout gives through the generic encoders. */
+/** Raw events' LEEF, written directly, is byte for byte what the generic encoder makes of the record layout. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import fc from 'fast-check';
@@ -6,8 +6,8 @@ import type { TSchema } from '@sinclair/typebox';
 import { processId } from '../../domain/process-id.js';
 import { EVENT_SCHEMAS, type SensorEvent } from '../../ingest/event.schemas.js';
 import { encodeLeef } from './forwarder-format.js';
-import { rawEventJson, rawEventLeef } from './forwarder-raw-text.js';
-import { rawEventRecord } from './forwarder-raw-text.reference.js';
+import { rawEventRecord } from './forwarder-raw-record.js';
+import { RawEventRecord, rawEventLeef } from './forwarder-raw-text.js';
 
 /** Text that needs escaping in JSON or LEEF now and then, lone surrogates among it. */
 const text = fc.oneof(
@@ -41,7 +41,7 @@ it('writes every raw event as the record layout does, in JSON and in LEEF', () =
     const guid = processId(process);
     const record = rawEventRecord(event, process, guid, origin);
     const chunk = { process, guid, origin };
-    assert.equal(rawEventJson(event, chunk), JSON.stringify(record));
+    assert.equal(new RawEventRecord(event, chunk).text('json'), JSON.stringify(record));
     assert.equal(rawEventLeef(event, chunk), encodeLeef(record));
   }), { numRuns: 3000 });
 });

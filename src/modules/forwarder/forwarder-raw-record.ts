@@ -1,8 +1,8 @@
 /**
  * Raw sensor events laid out as cb-event-forwarder's record objects, field for field
- * (protobuf_json_structs.go): the layout the forwarder wrote before it made raw events' text
- * directly (forwarder-raw-text.ts), kept as the readable reference that the property test holds
- * the direct text to, through the generic encoders of forwarder-format.ts.
+ * (protobuf_json_structs.go). JSON is written from this object: V8's JSON.stringify of it beats
+ * building the text by hand (measured: about 1.5 times faster). LEEF is written directly
+ * (forwarder-raw-text.ts), held to this layout by a property test.
  */
 import { processId } from '../../domain/process-id.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
