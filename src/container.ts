@@ -281,7 +281,7 @@ function buildForwarder(config: Config, db: SqlDatabase, stores: DatabaseStores,
   const origin = { serverName: config.forwarderServerName || hostname(), version: VIGIL_VERSION };
   const store = new SqlForwarderStore(db);
   const fileDir = resolve(config.forwarderFileDir || join(config.dataDir, 'forwarder'));
-  const sources = { sql: sqlSources(db, origin), raw: stores.forwarderRawEvents(origin) };
+  const sources = { sql: sqlSources(db, origin, config.checkinIntervalSeconds * 1000), raw: stores.forwarderRawEvents(origin) };
   const runner = config.forwarderEnabled
     ? new ForwarderRunner(store, sources, jobs, {
       pollMs: config.forwarderPollMs,

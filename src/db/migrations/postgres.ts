@@ -10,6 +10,7 @@ import { NOTIFICATIONS_MIGRATION } from './postgres/004-notifications.js';
 import { FORWARDER_MIGRATION } from './postgres/005-forwarder.js';
 import { SEARCH_ORDER_MIGRATION } from './postgres/006-search-order.js';
 import { BINARY_CONTENT_PIECES_MIGRATION } from './postgres/007-binary-content-pieces.js';
+import { SENSOR_STATE_CHANGES_MIGRATION } from './postgres/008-sensor-state-changes.js';
 import type { Migration } from './types.js';
 
 export const postgresMigrations: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const postgresMigrations: readonly Migration[] = [
   FORWARDER_MIGRATION,
   SEARCH_ORDER_MIGRATION,
   BINARY_CONTENT_PIECES_MIGRATION,
+  SENSOR_STATE_CHANGES_MIGRATION,
 ];

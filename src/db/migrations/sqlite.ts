@@ -992,4 +992,21 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX feed_process_hits_by_time ON feed_process_hits (hit_ms);
     `,
   },
+  {
+    version: 23,
+    name: 'sensor state changes for the event forwarder',
+    sql: `
+      -- Each change of a sensor's state as it happens (registered, back online, isolation
+      -- requested or confirmed, uninstall requested or confirmed), in the order of its server
+      -- time, which the forwarder reads after (docs/forwarder.md). Going offline is no write: the
+      -- forwarder reads it from the sensor's last check-in, and a check-in that ends it keeps it here.
+      CREATE TABLE sensor_state_changes (
+        id INTEGER PRIMARY KEY,
+        sensor_id INTEGER NOT NULL,
+        changed_ms INTEGER NOT NULL,
+        state TEXT NOT NULL
+      );
+      CREATE INDEX sensor_state_changes_by_time ON sensor_state_changes (changed_ms, sensor_id, state);
+    `,
+  },
 ];

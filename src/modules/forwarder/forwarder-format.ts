@@ -10,10 +10,24 @@ export type ForwardFormat = 'json' | 'leef';
 /** A record as cb-event-forwarder emits it: flat keys, `type` naming its bus routing key. */
 export type ForwardRecord = Record<string, unknown>;
 
+/**
+ * A record that makes its own text (raw events, forwarder-raw-text.ts): laid out as a
+ * ForwardRecord first, each would cost an object and a walk of it more than its text does.
+ */
+export abstract class TextRecord {
+  /** Epoch seconds, as ForwardRecord's `timestamp` (HEC's envelope time). */
+  abstract readonly timestamp: number;
+  abstract text(format: ForwardFormat): string;
+}
+
+/** What outputs deliver. */
+export type Forwardable = ForwardRecord | TextRecord;
+
 /** Text already made for a record, per format: outputs that share records (forwarder-raw.ts) encode each once. */
 const encoded = { json: new WeakMap<ForwardRecord, string>(), leef: new WeakMap<ForwardRecord, string>() };
 
-export function encodeRecord(record: ForwardRecord, format: ForwardFormat): string {
+export function encodeRecord(record: Forwardable, format: ForwardFormat): string {
+  if (record instanceof TextRecord) return record.text(format);
   let text = encoded[format].get(record);
   if (text === undefined) {
     text = format === 'json' ? JSON.stringify(record) : encodeLeef(record);
@@ -23,7 +37,7 @@ export function encodeRecord(record: ForwardRecord, format: ForwardFormat): stri
 }
 
 const LEEF_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '=': '\\=' };
-const escapeLeef = (text: string) => text.replace(/[\\\n\r\t=]/g, (c) => LEEF_ESCAPES[c]!);
+export const escapeLeef = (text: string) => text.replace(/[\\\n\r\t=]/g, (c) => LEEF_ESCAPES[c]!);
 
 const OUTBOUND: Readonly<Record<string, string>> = { local_ip: 'src', remote_ip: 'dst', protocol: 'proto', local_port: 'srcPort', remote_port: 'dstPort' };
 const INBOUND: Readonly<Record<string, string>> = { local_ip: 'dst', remote_ip: 'src', protocol: 'proto', local_port: 'dstPort', remote_port: 'srcPort' };
@@ -59,7 +73,7 @@ export function encodeLeef(input: ForwardRecord): string {
   return `LEEF:1.0|CB|CB|${version}|${eventId}|${pairs.join('\t')}`;
 }
 
-function leefValue(value: unknown): string {
+export function leefValue(value: unknown): string {
   if (typeof value === 'string') return escapeLeef(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return value.length === 0 ? '' : value.length === 1 ? leefValue(value[0]) : JSON.stringify(value);

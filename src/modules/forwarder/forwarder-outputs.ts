@@ -22,6 +22,8 @@ export interface OutputEvents {
   events_watchlist: boolean;
   events_feed: boolean;
   events_binary_observed: boolean;
+  /** sensor.status.*, sensor.isolation.*, sensor.uninstall.* (cb-event-forwarder had none: Vigil's own). */
+  events_sensor: boolean;
   /** Raw sensor event types (procstart, netconn … or ALL); none when empty. */
   events_raw_sensor: string[];
 }
@@ -45,7 +47,7 @@ export function eventsOf(definition: Pick<OutputDefinition, 'sources'>): OutputE
   const s = definition.sources;
   return {
     events_alert: s.events_alert === true, events_watchlist: s.events_watchlist === true, events_feed: s.events_feed === true,
-    events_binary_observed: s.events_binary_observed === true,
+    events_binary_observed: s.events_binary_observed === true, events_sensor: s.events_sensor === true,
     events_raw_sensor: Array.isArray(s.events_raw_sensor) ? (s.events_raw_sensor as string[]) : [],
   };
 }
@@ -63,6 +65,7 @@ export function outputSources(events: OutputEvents, sources: SourceSet): [Source
   if (events.events_watchlist) chosen.push(['watchlist.hit.process', sources.sql['watchlist.hit.process']]);
   if (events.events_feed) chosen.push(['feed.ingress.hit.process', sources.sql['feed.ingress.hit.process']]);
   if (events.events_binary_observed) chosen.push(['binaryinfo.observed', sources.sql['binaryinfo.observed']]);
+  if (events.events_sensor) chosen.push(['sensor.status', sources.sql['sensor.status']]);
   if (events.events_raw_sensor.length > 0) chosen.push(['raw', sources.raw.only(rawEventTypes(events.events_raw_sensor))]);
   return chosen;
 }
@@ -112,8 +115,8 @@ export function outputFile(fileDir: string, path: unknown): string {
 /** Checks a definition as saved: every field the output's kind needs, without touching the network. */
 export function checkDefinition(definition: OutputDefinition, fileDir: string): void {
   const events = eventsOf(definition);
-  if (!events.events_alert && !events.events_watchlist && !events.events_feed && !events.events_binary_observed && events.events_raw_sensor.length === 0) {
-    throw new InvalidRequestError('The output forwards nothing: set one of events_alert, events_watchlist, events_feed, events_binary_observed, events_raw_sensor');
+  if (!events.events_alert && !events.events_watchlist && !events.events_feed && !events.events_binary_observed && !events.events_sensor && events.events_raw_sensor.length === 0) {
+    throw new InvalidRequestError('The output forwards nothing: set one of events_alert, events_watchlist, events_feed, events_binary_observed, events_sensor, events_raw_sensor');
   }
   rawEventTypes(events.events_raw_sensor);
   const s = definition.settings;

@@ -10,8 +10,8 @@ import type { SqlDatabase, SqlValue } from '../../db/database.js';
 import { decodeChunk } from '../../ingest/event-codec.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { processId } from '../../domain/process-id.js';
-import type { ForwardRecord } from './forwarder-format.js';
-import { RAW_EVENT_NAMES, rawEventRecord, type RecordOrigin } from './forwarder-records.js';
+import { RawEventRecord } from './forwarder-raw-text.js';
+import type { RecordOrigin } from './forwarder-records.js';
 import type { ForwardSource, Position, SourceBatch } from './forwarder-sources.js';
 
 export interface ChunkRef {
@@ -39,18 +39,18 @@ export interface ChunkLoader<Ref extends ChunkRef> {
 /**
  * The records of recently read chunks, shared by every output of this server: outputs that keep
  * pace read the same chunks within moments, and decoding and laying out an event costs more than
- * delivering it. JSON text is shared too (forwarder-format.ts keeps it per record).
+ * delivering it. Their text is shared too (each record keeps it per format).
  */
 class RecentChunks {
-  private readonly records = new Map<string, ForwardRecord[]>();
+  private readonly records = new Map<string, RawEventRecord[]>();
 
   constructor(private readonly capacity: number) {}
 
-  get(key: string): ForwardRecord[] | undefined {
+  get(key: string): RawEventRecord[] | undefined {
     return this.records.get(key);
   }
 
-  set(key: string, records: ForwardRecord[]): void {
+  set(key: string, records: RawEventRecord[]): void {
     if (this.records.size >= this.capacity) this.records.delete(this.records.keys().next().value!);
     this.records.set(key, records);
   }
@@ -60,7 +60,6 @@ const RECENT_CHUNKS = 4096;
 
 /** Raw events of the listed Vigil event types (all when `types` is undefined). */
 export class RawEventSource<Ref extends ChunkRef> implements ForwardSource {
-  private readonly names: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -69,7 +68,6 @@ export class RawEventSource<Ref extends ChunkRef> implements ForwardSource {
     private readonly types?: ReadonlySet<SensorEvent['type']>,
     private readonly recent = new RecentChunks(RECENT_CHUNKS),
   ) {
-    this.names = types === undefined ? undefined : new Set([...types].map((type) => RAW_EVENT_NAMES[type]));
   }
 
   /** The same source keeping only events of these types. */
@@ -96,22 +94,22 @@ export class RawEventSource<Ref extends ChunkRef> implements ForwardSource {
     const missing = refs.filter((_, i) => this.recent.get(keys[i]!) === undefined);
     const data = this.loader.load(missing);
     missing.forEach((ref, i) => this.recent.set(`${ref.sensor_id}:${ref.segment_row}:${ref.chunk}`, this.recordsOf(ref, data[i])));
-    const records: ForwardRecord[] = [];
+    const records: RawEventRecord[] = [];
     for (const key of keys) {
       for (const record of this.recent.get(key) ?? []) {
-        if (this.names === undefined || this.names.has(record.event_type as string)) records.push(record);
+        if (this.types === undefined || this.types.has(record.event.type)) records.push(record);
       }
     }
     const last = refs.at(-1)!;
     return { records, last: [last.written_ms, last.segment_row, last.chunk] };
   }
 
-  private recordsOf(ref: Ref, chunk: string | Buffer | undefined): ForwardRecord[] {
+  private recordsOf(ref: Ref, chunk: string | Buffer | undefined): RawEventRecord[] {
     // A chunk whose bytes are gone (its partition deleted meanwhile) has nothing left to send.
     if (chunk === undefined) return [];
     const process = { sensorId: ref.sensor_id, pid: ref.pid, startMs: ref.start_ms, hostname: ref.hostname, path: ref.path, md5: ref.md5, segmentId: ref.segment_id };
-    const guid = processId(process);
-    return decodeChunk(chunk, ref.pid, ref.start_ms).map((event) => rawEventRecord(event, process, guid, this.origin));
+    const facts = { process, guid: processId(process), origin: this.origin };
+    return decodeChunk(chunk, ref.pid, ref.start_ms).map((event) => new RawEventRecord(event, facts));
   }
 
   async newestMs(): Promise<number | null> {

@@ -110,69 +110,25 @@ export function binaryRecord(row: BinaryRow, origin: RecordOrigin): ForwardRecor
   };
 }
 
+export interface SensorStateRow {
+  changed_ms: number; sensor_id: number; state: string; computer_name: string; computer_dns_name: string; os_type: string; group_name: string | null;
+}
+
+/** sensor.status.*, sensor.isolation.*, sensor.uninstall.*: a sensor's state changed (sensor-state-changes.ts names them). */
+export function sensorStateRecord(row: SensorStateRow, origin: RecordOrigin): ForwardRecord {
+  return {
+    type: row.state, cb_server: origin.serverName, cb_version: origin.version, server_name: origin.serverName,
+    timestamp: seconds(Number(row.changed_ms)), sensor_id: Number(row.sensor_id), computer_name: row.computer_name, hostname: row.computer_name,
+    computer_dns_name: row.computer_dns_name, group: row.group_name, os_type: row.os_type,
+  };
+}
+
 /** Vigil's event types under cb-event-forwarder's names (ingress.event.<name>). */
 export const RAW_EVENT_NAMES: Readonly<Record<SensorEvent['type'], string>> = {
   process_start: 'procstart', process_end: 'procend', filemod: 'filemod', regmod: 'regmod', netconn: 'netconn',
   modload: 'moduleload', childproc: 'childproc', crossproc: 'crossprocopen', processblock: 'processblock',
 };
 
-const FILEMOD_ACTIONS: Readonly<Record<string, number>> = { create: 1, first_write: 2, delete: 4, last_write: 8 };
-const REGMOD_ACTIONS: Readonly<Record<string, number>> = { create_key: 1, first_write: 2, delete_key: 4, delete_value: 8 };
-const CROSSPROC_TYPES: Readonly<Record<string, string>> = { remote_thread: 'remote_thread', process_open: 'process_open', thread_open: 'thread_open' };
-
-/** ingress.event.*: one raw sensor event, as protobuf_json_structs.go lays it out. `guid` is the process's id, computed once per chunk. */
-export function rawEventRecord(event: SensorEvent, process: ProcessFacts, guid: string, origin: RecordOrigin): ForwardRecord {
-  const name = RAW_EVENT_NAMES[event.type];
-  // Built by assignment rather than spread: this runs for every forwarded event.
-  const r: ForwardRecord = {
-    timestamp: seconds(event.ts), cb_server: origin.serverName, type: `ingress.event.${name}`, sensor_id: process.sensorId,
-    computer_name: process.hostname, event_type: name, pid: process.pid, process_guid: guid, process_path: process.path,
-  };
-  switch (event.type) {
-    case 'process_start':
-      r.path = event.path; r.md5 = upperMd5(event.md5); r.sha256 = event.sha256 ?? ''; r.command_line = event.cmdline ?? '';
-      r.parent_path = event.parent_path ?? ''; r.parent_pid = event.parent_pid ?? -1;
-      r.parent_create_time = event.parent_start === undefined ? 0 : seconds(event.parent_start);
-      r.parent_md5 = upperMd5(event.parent_md5); r.username = event.username; r.uid = event.uid;
-      r.filtering_known_dlls = false; r.expect_followon_w_md5 = false;
-      return r;
-    case 'process_end':
-      r.md5 = upperMd5(process.md5);
-      return r;
-    case 'filemod':
-      r.md5 = upperMd5(process.md5); r.path = event.path; r.action = event.action; r.action_type = FILEMOD_ACTIONS[event.action];
-      r.file_md5 = event.md5 === undefined ? undefined : upperMd5(event.md5); r.file_sha256 = event.sha256;
-      r.file_type = event.file_type ?? 0; r.tamper = event.tamper ?? false; r.tamper_sent = false;
-      return r;
-    case 'regmod':
-      r.md5 = upperMd5(process.md5); r.path = event.path; r.action = event.action; r.action_type = REGMOD_ACTIONS[event.action];
-      r.tamper = event.tamper ?? false; r.tamper_sent = false;
-      return r;
-    case 'netconn':
-      r.md5 = upperMd5(process.md5); r.protocol = event.proto; r.domain = event.domain ?? ''; r.direction = event.direction;
-      r.local_ip = event.local_ip; r.local_port = event.local_port; r.remote_ip = event.remote_ip; r.remote_port = event.remote_port;
-      r.ipv4 = event.remote_ip; r.port = event.remote_port; r.proxy = event.proxy_ip !== undefined; r.proxy_ip = event.proxy_ip;
-      r.proxy_port = event.proxy_port; r.ja3 = event.ja3; r.ja3s = event.ja3s;
-      return r;
-    case 'modload':
-      r.path = event.path; r.md5 = upperMd5(event.md5); r.sha256 = event.sha256 ?? ''; r.command_line = '';
-      return r;
-    case 'childproc':
-      r.created = event.action === 'start'; r.path = event.path; r.md5 = upperMd5(event.md5); r.sha256 = event.sha256 ?? '';
-      r.child_pid = event.child_pid; r.childproc_type = event.action === 'start' ? 'ProcessStart' : 'ProcessEnd';
-      r.childproc_commandline = event.cmdline; r.childproc_username = event.username; r.childproc_suppressed = event.suppressed ?? false;
-      r.tamper = event.tamper ?? false; r.tamper_sent = false; r.parent_guid = guid;
-      return r;
-    case 'crossproc':
-      r.md5 = upperMd5(process.md5); r.cross_process_type = CROSSPROC_TYPES[event.action]; r.is_target = event.is_target ?? false;
-      r.target_md5 = upperMd5(event.target_md5); r.target_sha256 = event.target_sha256 ?? ''; r.target_path = event.target_path;
-      r.target_pid = event.target_pid; r.target_create_time = seconds(event.target_start); r.requested_access = event.access;
-      r.target_process_guid = processId({ sensorId: process.sensorId, pid: event.target_pid, startMs: event.target_start });
-      return r;
-    case 'processblock':
-      r.md5 = upperMd5(event.blocked_md5); r.path = event.blocked_path; r.command_line = event.blocked_cmdline;
-      r.uid = event.blocked_uid; r.username = event.blocked_username; r.blocked_event = event.block_event;
-      r.blocked_result = event.block_result; r.blocked_error = event.block_error; r.blocked_reason = event.block_type;
-      return r;
-  }
-}
+export const FILEMOD_ACTIONS: Readonly<Record<string, number>> = { create: 1, first_write: 2, delete: 4, last_write: 8 };
+export const REGMOD_ACTIONS: Readonly<Record<string, number>> = { create_key: 1, first_write: 2, delete_key: 4, delete_value: 8 };
+export const CROSSPROC_TYPES: Readonly<Record<string, string>> = { remote_thread: 'remote_thread', process_open: 'process_open', thread_open: 'thread_open' };

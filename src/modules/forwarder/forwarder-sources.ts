@@ -10,32 +10,33 @@
  * commits within the horizon of taking its time is never skipped (docs/adr/0024-forwarder-cursors.md).
  */
 import type { SqlDatabase, SqlValue } from '../../db/database.js';
-import type { ForwardRecord } from './forwarder-format.js';
+import type { ForwardRecord, Forwardable } from './forwarder-format.js';
 import type { RecordOrigin } from './forwarder-records.js';
 import {
-  alertRecord, binaryRecord, feedHitRecord, watchlistHitRecord,
-  type AlertRow, type BinaryRow, type ProcessHitRow,
+  alertRecord, binaryRecord, feedHitRecord, sensorStateRecord, watchlistHitRecord,
+  type AlertRow, type BinaryRow, type ProcessHitRow, type SensorStateRow,
 } from './forwarder-records.js';
+import { offlineFromSql } from '../sensors/sensor-state-changes.js';
 
 /** A key: a server time (ms) first, then what orders records of the same millisecond. */
 export type Position = readonly (number | string)[];
 
-export interface SourceBatch {
-  records: ForwardRecord[];
+export interface SourceBatch<R extends Forwardable = Forwardable> {
+  records: R[];
   /** The key of the last record read: the cursor once the batch is delivered. */
   last: Position;
 }
 
-export interface ForwardSource {
+export interface ForwardSource<R extends Forwardable = Forwardable> {
   /** Where a new cursor starts: records after `fromMs` (the output's creation). */
   start(fromMs: number): Position;
   /** Up to about `limit` records after `after` whose time is at most `untilMs`; undefined when none. */
-  read(after: Position, untilMs: number, limit: number): Promise<SourceBatch | undefined>;
+  read(after: Position, untilMs: number, limit: number): Promise<SourceBatch<R> | undefined>;
   /** The time of the newest record, for the lag an output's status shows. */
   newestMs(): Promise<number | null>;
 }
 
-export const SOURCE_NAMES = ['alert', 'watchlist.hit.process', 'feed.ingress.hit.process', 'binaryinfo.observed', 'raw'] as const;
+export const SOURCE_NAMES = ['alert', 'watchlist.hit.process', 'feed.ingress.hit.process', 'binaryinfo.observed', 'sensor.status', 'raw'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
 interface KeyedSql<Row> {
@@ -50,14 +51,14 @@ interface KeyedSql<Row> {
 }
 
 /** A source over one SQL query, the same on both databases but for the process joins. */
-export class KeyedSqlSource<Row extends object> implements ForwardSource {
+export class KeyedSqlSource<Row extends object> implements ForwardSource<ForwardRecord> {
   constructor(private readonly db: SqlDatabase, private readonly spec: KeyedSql<Row>, private readonly origin: RecordOrigin) {}
 
   start(fromMs: number): Position {
     return [fromMs, ...this.spec.low];
   }
 
-  async read(after: Position, untilMs: number, limit: number): Promise<SourceBatch | undefined> {
+  async read(after: Position, untilMs: number, limit: number): Promise<SourceBatch<ForwardRecord> | undefined> {
     const { key, select, timeColumn } = this.spec;
     const tuple = `(${key.join(', ')})`;
     const rows = await this.db.all<Row>(
@@ -91,7 +92,11 @@ function processJoins(db: SqlDatabase): string {
     LEFT JOIN sensor_groups g ON g.id = p.group_id`;
 }
 
-export function sqlSources(db: SqlDatabase, origin: RecordOrigin): Omit<Record<SourceName, ForwardSource>, 'raw'> {
+/**
+ * `checkinIntervalMs` is the configured check-in interval: a sensor that never checked in turns
+ * offline three of them after it registered.
+ */
+export function sqlSources(db: SqlDatabase, origin: RecordOrigin, checkinIntervalMs: number): Omit<Record<SourceName, ForwardSource<ForwardRecord>>, 'raw'> {
   return {
     alert: new KeyedSqlSource<AlertRow>(db, {
       key: ['a.created_ms', 'a.id'], low: [-1], timeColumn: 'a.created_ms',
@@ -119,6 +124,17 @@ export function sqlSources(db: SqlDatabase, origin: RecordOrigin): Omit<Record<S
       select: 'SELECT b.md5, b.sha256, b.size, b.first_seen_ms, b.metadata FROM binaries b',
       newest: 'SELECT MAX(first_seen_ms) AS newest FROM binaries',
       record: binaryRecord,
+    }, origin),
+    // The recorded changes, and each sensor's going offline as its last check-in makes it due
+    // (sensor-state-changes.ts); one not yet due lies past the horizon.
+    'sensor.status': new KeyedSqlSource<SensorStateRow>(db, {
+      key: ['c.changed_ms', 'c.sensor_id', 'c.state'], low: [-1, ''], timeColumn: 'c.changed_ms',
+      select: `SELECT c.changed_ms, c.sensor_id, c.state, s.computer_name, s.computer_dns_name, s.os_type, g.name AS group_name
+        FROM (SELECT changed_ms, sensor_id, state FROM sensor_state_changes
+          UNION ALL SELECT ${offlineFromSql(checkinIntervalMs)}, id, 'sensor.status.offline' FROM sensors WHERE uninstalled_ms IS NULL) c
+        JOIN sensors s ON s.id = c.sensor_id LEFT JOIN sensor_groups g ON g.id = s.group_id`,
+      newest: 'SELECT MAX(changed_ms) AS newest FROM sensor_state_changes',
+      record: sensorStateRecord,
     }, origin),
   };
 }

@@ -23,6 +23,7 @@ const Settings = {
   events_watchlist: Type.Optional(Type.Boolean({ description: 'watchlist.hit.process records' })),
   events_feed: Type.Optional(Type.Boolean({ description: 'feed.ingress.hit.process records' })),
   events_binary_observed: Type.Optional(Type.Boolean({ description: 'binaryinfo.observed records' })),
+  events_sensor: Type.Optional(Type.Boolean({ description: 'sensor.status.*, sensor.isolation.* and sensor.uninstall.* records (a sensor\'s state changed)' })),
   events_raw_sensor: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), {
     maxItems: 20, description: 'Raw sensor events: ALL, or procstart, procend, filemod, regmod, netconn, moduleload, childproc, crossprocopen, processblock',
   })),

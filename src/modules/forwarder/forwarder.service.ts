@@ -17,7 +17,7 @@ const HIDDEN = '********';
 const SETTING_KEYS = [
   'path', 'rotate_bytes', 'rotate_seconds', 'url', 'ca_cert', 'insecure_skip_verify', 'timeout_seconds', 'splunk_token', 'sourcetype', 'headers',
 ] as const;
-const EVENT_KEYS = ['events_alert', 'events_watchlist', 'events_feed', 'events_binary_observed', 'events_raw_sensor'] as const;
+const EVENT_KEYS = ['events_alert', 'events_watchlist', 'events_feed', 'events_binary_observed', 'events_sensor', 'events_raw_sensor'] as const;
 
 export class ForwarderService {
   constructor(

@@ -54,7 +54,7 @@ export function forwarderStoreContract(fresh: () => Promise<SqlDatabase>): void 
 
   it('reads alerts after a cursor in key order, in batches, and none newer than the horizon', async () => {
     const db = await fresh();
-    const { alert } = sqlSources(db, ORIGIN);
+    const { alert } = sqlSources(db, ORIGIN, 30_000);
     await addAlert(db, 1, 5000);
     await addAlert(db, 2, 5000);
     await addAlert(db, 3, 6000);

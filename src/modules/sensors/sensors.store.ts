@@ -6,6 +6,7 @@ import type { SqlDatabase, SqlExecutor, SqlValue } from '../../db/database.js';
 import { ForeignKeyViolation } from '../../db/errors.js';
 import { InvalidRequestError } from '../../domain/errors.js';
 import type { HostType, OsType } from '../../domain/sensor-identity.js';
+import { recordCheckinChanges, recordStateChange, type StateBeforeCheckin } from './sensor-state-changes.js';
 import { CHANGE_COLUMNS, CHECKIN_COLUMNS, SORT_EXPRESSIONS, ipAddressesOf, toRecord, whereClause, type SensorRow } from './sensor-sql.js';
 
 /** Facts a sensor reports about its host; at check-in any may be absent (unchanged). */
@@ -152,17 +153,21 @@ export class SqlSensorsStore implements SensorsStore {
   constructor(private readonly db: SqlDatabase) {}
 
   async register(sensor: NewSensor): Promise<SensorRecord> {
-    const row = await this.db.get<{ id: number }>(
-      `INSERT INTO sensors (group_id, secret_hash, os_type, host_type, computer_name, computer_dns_name, computer_sid,
-         os_environment_display_string, build_version_string, build_id, boot_id, network_adapters, physical_memory_size,
-         systemvolume_total_size, systemvolume_free_size, registration_ms, ip_addresses, agent)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      [sensor.groupId, sensor.secretHash, sensor.osType, sensor.hostType, sensor.computerName, sensor.computerDnsName,
-        sensor.computerSid, sensor.osEnvironmentDisplayString, sensor.buildVersionString, sensor.buildId, sensor.bootId,
-        sensor.networkAdapters, sensor.physicalMemorySize, sensor.systemvolumeTotalSize, sensor.systemvolumeFreeSize,
-        sensor.registrationMs, ipAddressesOf(sensor.networkAdapters), sensor.agent ?? 'vigil'],
-    );
-    return (await this.get(row!.id))!;
+    const id = await this.db.transaction(async (tx) => {
+      const row = await tx.get<{ id: number }>(
+        `INSERT INTO sensors (group_id, secret_hash, os_type, host_type, computer_name, computer_dns_name, computer_sid,
+           os_environment_display_string, build_version_string, build_id, boot_id, network_adapters, physical_memory_size,
+           systemvolume_total_size, systemvolume_free_size, registration_ms, ip_addresses, agent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        [sensor.groupId, sensor.secretHash, sensor.osType, sensor.hostType, sensor.computerName, sensor.computerDnsName,
+          sensor.computerSid, sensor.osEnvironmentDisplayString, sensor.buildVersionString, sensor.buildId, sensor.bootId,
+          sensor.networkAdapters, sensor.physicalMemorySize, sensor.systemvolumeTotalSize, sensor.systemvolumeFreeSize,
+          sensor.registrationMs, ipAddressesOf(sensor.networkAdapters), sensor.agent ?? 'vigil'],
+      );
+      await recordStateChange(tx, row!.id, 'sensor.status.registered', sensor.registrationMs);
+      return row!.id;
+    });
+    return (await this.get(id))!;
   }
 
   async get(id: number): Promise<SensorRecord | undefined> {
@@ -204,6 +209,10 @@ export class SqlSensorsStore implements SensorsStore {
           throw error;
         }
       }
+      if (changes.networkIsolationEnabled !== undefined && changes.networkIsolationEnabled !== Boolean(row.network_isolation_enabled)) {
+        await recordStateChange(tx, id, changes.networkIsolationEnabled ? 'sensor.isolation.requested' : 'sensor.isolation.released', nowMs);
+      }
+      if (changes.uninstall === true && !row.uninstall) await recordStateChange(tx, id, 'sensor.uninstall.requested', nowMs);
       for (const type of withdraw) {
         await tx.run('DELETE FROM sensor_instructions WHERE sensor_id = ? AND type = ? AND completed_ms IS NULL', [id, type]);
       }
@@ -220,8 +229,15 @@ export class SqlSensorsStore implements SensorsStore {
       assignments.push('ip_addresses = ?');
       values.push(ipAddressesOf(facts.networkAdapters));
     }
-    const { changes } = await this.db.run(`UPDATE sensors SET ${assignments.join(', ')} WHERE id = ?`, [...values, id]);
-    return changes > 0;
+    return this.db.transaction(async (tx) => {
+      const before = await tx.get<StateBeforeCheckin>(
+        'SELECT last_checkin_ms, next_checkin_ms, registration_ms, is_isolating, uninstalled_ms FROM sensors WHERE id = ?', [id],
+      );
+      if (before === undefined) return false;
+      await tx.run(`UPDATE sensors SET ${assignments.join(', ')} WHERE id = ?`, [...values, id]);
+      await recordCheckinChanges(tx, id, before, facts.lastCheckinMs, facts.nextCheckinMs, facts.isIsolating);
+      return true;
+    });
   }
 
   async pendingInstructions(sensorId: number, nowMs: number): Promise<PendingInstruction[]> {
@@ -258,6 +274,11 @@ export class SqlSensorsStore implements SensorsStore {
         );
       }
       if (types.has('uninstall')) {
+        await tx.run(
+          `INSERT INTO sensor_state_changes (sensor_id, changed_ms, state)
+           SELECT id, ?, 'sensor.status.uninstalled' FROM sensors WHERE id = ? AND uninstalled_ms IS NULL`,
+          [nowMs, sensorId],
+        );
         await tx.run('UPDATE sensors SET uninstalled_ms = COALESCE(uninstalled_ms, ?) WHERE id = ?', [nowMs, sensorId]);
       }
     });

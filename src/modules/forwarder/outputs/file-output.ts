@@ -5,7 +5,7 @@
  */
 import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { encodeRecord, type ForwardFormat, type ForwardRecord } from '../forwarder-format.js';
+import { encodeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
 import type { ForwardOutput } from './output.js';
 
 export interface FileOutputSettings {
@@ -21,7 +21,7 @@ export class FileOutput implements ForwardOutput {
 
   constructor(private readonly settings: FileOutputSettings, private readonly format: ForwardFormat, private readonly now: () => number = Date.now) {}
 
-  async send(records: readonly ForwardRecord[]): Promise<void> {
+  async send(records: readonly Forwardable[]): Promise<void> {
     const text = records.map((record) => encodeRecord(record, this.format) + '\n').join('');
     const bytes = Buffer.byteLength(text);
     let file = await this.current();

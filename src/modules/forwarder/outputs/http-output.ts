@@ -9,7 +9,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { hostname } from 'node:os';
-import { encodeRecord, type ForwardFormat, type ForwardRecord } from '../forwarder-format.js';
+import { encodeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
 import { DeliveryError, type ForwardOutput } from './output.js';
 
 const RECORDS_PER_REQUEST = 1000;
@@ -36,7 +36,7 @@ export class HttpOutput implements ForwardOutput {
       : new http.Agent({ keepAlive: true });
   }
 
-  async send(records: readonly ForwardRecord[]): Promise<void> {
+  async send(records: readonly Forwardable[]): Promise<void> {
     // A batch of raw events can hold tens of thousands: receivers limit a request's size (HEC's
     // max_content_length), so it goes in requests of at most RECORDS_PER_REQUEST.
     for (let start = 0; start < records.length; start += RECORDS_PER_REQUEST) {
@@ -51,7 +51,7 @@ export class HttpOutput implements ForwardOutput {
     this.agent.destroy();
   }
 
-  private body(records: readonly ForwardRecord[]): { body: string; contentType: string } {
+  private body(records: readonly Forwardable[]): { body: string; contentType: string } {
     if (this.settings.splunkToken !== undefined) {
       const sourcetype = this.settings.sourcetype ?? (this.format === 'json' ? 'bit9:carbonblack:json' : 'bit9:carbonblack:leef');
       // Envelopes are joined as text around each record's JSON, which outputs share (encodeRecord).

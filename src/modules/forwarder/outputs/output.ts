@@ -4,10 +4,10 @@
  * the receiver acknowledges: a file written and synced, an HTTP 2xx, a syslog stream's bytes
  * written to the socket (syslog has no acknowledgement of its own).
  */
-import type { ForwardRecord } from '../forwarder-format.js';
+import type { Forwardable } from '../forwarder-format.js';
 
 export interface ForwardOutput {
-  send(records: readonly ForwardRecord[]): Promise<void>;
+  send(records: readonly Forwardable[]): Promise<void>;
   /** Releases connections and files; the output is not used again. */
   close(): Promise<void>;
 }

@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import net from 'node:net';
 import tls from 'node:tls';
-import { encodeRecord, type ForwardFormat, type ForwardRecord } from '../forwarder-format.js';
+import { encodeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
 import { DeliveryError, type ForwardOutput } from './output.js';
 
 export interface SyslogOutputSettings {
@@ -29,7 +29,7 @@ export class SyslogOutput implements ForwardOutput {
 
   constructor(private readonly settings: SyslogOutputSettings, private readonly format: ForwardFormat, private readonly now: () => number = Date.now) {}
 
-  async send(records: readonly ForwardRecord[]): Promise<void> {
+  async send(records: readonly Forwardable[]): Promise<void> {
     const stamp = new Date(this.now()).toISOString();
     const text = records.map((record) => `<${PRIORITY}>${stamp} ${this.host} cb-event-forwarder[${process.pid}]: ${encodeRecord(record, this.format)}\n`).join('');
     const socket = await this.connected();

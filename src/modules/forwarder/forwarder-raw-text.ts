@@ -1,0 +1,133 @@
+/**
+ * Raw sensor events as records that make their own text. LEEF is written straight from the
+ * decoded event: encodeLeef's copy of the record and sort of its keys per event cost two to four
+ * times as much (measured), so each type's keys are sorted once here, QRadar's address keys among
+ * them. The text is byte for byte what encodeLeef makes of rawEventRecord (null and undefined
+ * left out); forwarder-raw-text.property.test.ts holds the two to that. JSON goes through the
+ * record object, which V8 stringifies faster than text built by hand.
+ */
+import { processId } from '../../domain/process-id.js';
+import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { escapeLeef, leefValue, TextRecord, type ForwardFormat } from './forwarder-format.js';
+import { rawEventRecord } from './forwarder-raw-record.js';
+import { CROSSPROC_TYPES, FILEMOD_ACTIONS, RAW_EVENT_NAMES, REGMOD_ACTIONS, type ProcessFacts, type RecordOrigin } from './forwarder-records.js';
+
+/** What every event of one chunk shares: its process, and the text made of it once. */
+export interface ChunkFacts {
+  process: ProcessFacts;
+  guid: string;
+  origin: RecordOrigin;
+}
+
+type Value = string | number | boolean | null | undefined;
+type Field = readonly [key: string, value: (event: never, chunk: ChunkFacts) => Value];
+
+const seconds = (ms: number) => ms / 1000;
+const upperMd5 = (md5: string | null | undefined) => (md5 && md5.length === 32 ? md5.toUpperCase() : md5 ?? '');
+const processMd5 = (_: unknown, c: ChunkFacts) => upperMd5(c.process.md5);
+
+/** The keys every raw record starts with. */
+const COMMON: readonly Field[] = [
+  ['timestamp', (e: SensorEvent) => seconds(e.ts)],
+  ['cb_server', (_, c) => c.origin.serverName],
+  ['type', (e: SensorEvent) => `ingress.event.${RAW_EVENT_NAMES[e.type]}`],
+  ['sensor_id', (_, c) => c.process.sensorId],
+  ['computer_name', (_, c) => c.process.hostname],
+  ['event_type', (e: SensorEvent) => RAW_EVENT_NAMES[e.type]],
+  ['pid', (_, c) => c.process.pid],
+  ['process_guid', (_, c) => c.guid],
+  ['process_path', (_, c) => c.process.path],
+];
+
+type Of<T extends SensorEvent['type']> = Extract<SensorEvent, { type: T }>;
+
+/** Per event type, the keys after the common ones. */
+const SPECIFIC: { readonly [T in SensorEvent['type']]: readonly (readonly [string, (event: Of<T>, chunk: ChunkFacts) => Value])[] } = {
+  process_start: [
+    ['path', (e) => e.path], ['md5', (e) => upperMd5(e.md5)], ['sha256', (e) => e.sha256 ?? ''], ['command_line', (e) => e.cmdline ?? ''],
+    ['parent_path', (e) => e.parent_path ?? ''], ['parent_pid', (e) => e.parent_pid ?? -1],
+    ['parent_create_time', (e) => (e.parent_start === undefined ? 0 : seconds(e.parent_start))],
+    ['parent_md5', (e) => upperMd5(e.parent_md5)], ['username', (e) => e.username], ['uid', (e) => e.uid],
+    ['filtering_known_dlls', () => false], ['expect_followon_w_md5', () => false],
+  ],
+  process_end: [['md5', processMd5]],
+  filemod: [
+    ['md5', processMd5], ['path', (e) => e.path], ['action', (e) => e.action], ['action_type', (e) => FILEMOD_ACTIONS[e.action]],
+    ['file_md5', (e) => (e.md5 === undefined ? undefined : upperMd5(e.md5))], ['file_sha256', (e) => e.sha256],
+    ['file_type', (e) => e.file_type ?? 0], ['tamper', (e) => e.tamper ?? false], ['tamper_sent', () => false],
+  ],
+  regmod: [
+    ['md5', processMd5], ['path', (e) => e.path], ['action', (e) => e.action], ['action_type', (e) => REGMOD_ACTIONS[e.action]],
+    ['tamper', (e) => e.tamper ?? false], ['tamper_sent', () => false],
+  ],
+  netconn: [
+    ['md5', processMd5], ['protocol', (e) => e.proto], ['domain', (e) => e.domain ?? ''], ['direction', (e) => e.direction],
+    ['local_ip', (e) => e.local_ip], ['local_port', (e) => e.local_port], ['remote_ip', (e) => e.remote_ip], ['remote_port', (e) => e.remote_port],
+    ['ipv4', (e) => e.remote_ip], ['port', (e) => e.remote_port], ['proxy', (e) => e.proxy_ip !== undefined], ['proxy_ip', (e) => e.proxy_ip],
+    ['proxy_port', (e) => e.proxy_port], ['ja3', (e) => e.ja3], ['ja3s', (e) => e.ja3s],
+  ],
+  modload: [['path', (e) => e.path], ['md5', (e) => upperMd5(e.md5)], ['sha256', (e) => e.sha256 ?? ''], ['command_line', () => '']],
+  childproc: [
+    ['created', (e) => e.action === 'start'], ['path', (e) => e.path], ['md5', (e) => upperMd5(e.md5)], ['sha256', (e) => e.sha256 ?? ''],
+    ['child_pid', (e) => e.child_pid], ['childproc_type', (e) => (e.action === 'start' ? 'ProcessStart' : 'ProcessEnd')],
+    ['childproc_commandline', (e) => e.cmdline], ['childproc_username', (e) => e.username], ['childproc_suppressed', (e) => e.suppressed ?? false],
+    ['tamper', (e) => e.tamper ?? false], ['tamper_sent', () => false], ['parent_guid', (_, c) => c.guid],
+  ],
+  crossproc: [
+    ['md5', processMd5], ['cross_process_type', (e) => CROSSPROC_TYPES[e.action]], ['is_target', (e) => e.is_target ?? false],
+    ['target_md5', (e) => upperMd5(e.target_md5)], ['target_sha256', (e) => e.target_sha256 ?? ''], ['target_path', (e) => e.target_path],
+    ['target_pid', (e) => e.target_pid], ['target_create_time', (e) => seconds(e.target_start)], ['requested_access', (e) => e.access],
+    ['target_process_guid', (e, c) => processId({ sensorId: c.process.sensorId, pid: e.target_pid, startMs: e.target_start })],
+  ],
+  processblock: [
+    ['md5', (e) => upperMd5(e.blocked_md5)], ['path', (e) => e.blocked_path], ['command_line', (e) => e.blocked_cmdline],
+    ['uid', (e) => e.blocked_uid], ['username', (e) => e.blocked_username], ['blocked_event', (e) => e.block_event],
+    ['blocked_result', (e) => e.block_result], ['blocked_error', (e) => e.block_error], ['blocked_reason', (e) => e.block_type],
+  ],
+};
+
+/** QRadar's names for a netconn's addresses, by its direction (encodeLeef's addQradarAddresses). */
+const byDirection = (outbound: keyof Of<'netconn'>, inbound: keyof Of<'netconn'>) =>
+  (e: Of<'netconn'>) => e[e.direction === 'inbound' ? inbound : outbound] as Value;
+const QRADAR: readonly Field[] = [
+  ['src', byDirection('local_ip', 'remote_ip')], ['dst', byDirection('remote_ip', 'local_ip')], ['proto', (e: Of<'netconn'>) => e.proto],
+  ['srcPort', byDirection('local_port', 'remote_port')], ['dstPort', byDirection('remote_port', 'local_port')],
+];
+
+const TYPES = Object.keys(SPECIFIC) as SensorEvent['type'][];
+const LEEF_FIELDS = new Map(TYPES.map((type) => {
+  const fields = [...COMMON, ...SPECIFIC[type], ...(type === 'netconn' ? QRADAR : [])] as Field[];
+  return [type, fields.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, value]) => [`${key}=`, value] as const)];
+}));
+
+/** The LEEF record of one raw event. */
+export function rawEventLeef(event: SensorEvent, chunk: ChunkFacts): string {
+  const type = `ingress.event.${RAW_EVENT_NAMES[event.type]}`;
+  // QRadar's DSM expects procstart under this name (encodeLeef does the same).
+  let text = `LEEF:1.0|CB|CB|5.1|${type === 'ingress.event.procstart' ? 'ingress.event.process' : type}|`;
+  let first = true;
+  for (const [key, read] of LEEF_FIELDS.get(event.type)!) {
+    const value = (read as (e: SensorEvent, c: ChunkFacts) => Value)(event, chunk);
+    if (value === undefined || value === null) continue;
+    text += `${first ? '' : '\t'}${key}${typeof value === 'string' ? escapeLeef(value) : leefValue(value)}`;
+    first = false;
+  }
+  return text;
+}
+
+/** One raw event as a record: its text made on first use per format, then kept for the other outputs. */
+export class RawEventRecord extends TextRecord {
+  readonly timestamp: number;
+  private json: string | undefined;
+  private leef: string | undefined;
+
+  constructor(readonly event: SensorEvent, private readonly chunk: ChunkFacts) {
+    super();
+    this.timestamp = seconds(event.ts);
+  }
+
+  text(format: ForwardFormat): string {
+    if (format === 'json') return (this.json ??= JSON.stringify(rawEventRecord(this.event, this.chunk.process, this.chunk.guid, this.chunk.origin)));
+    return (this.leef ??= rawEventLeef(this.event, this.chunk));
+  }
+}
