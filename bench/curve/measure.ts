@@ -19,11 +19,9 @@
  * rollover, no retention) so that the generator's partitions stay as it made them.
  * Prints one JSON line.
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { buildApp } from '../../src/app.js';
@@ -32,6 +30,7 @@ import { createContainer } from '../../src/container.js';
 import { SQLITE_FILE } from '../../src/db/open.js';
 import { processId } from '../../src/domain/process-id.js';
 import { loadAverage } from '../support/proc.js';
+import { startIngestLoad, startNoiseProbe } from '../search/background.js';
 import { CURVE_DIR, readCurveManifest } from './generate.js';
 import { curveQueries, queryPath, round1, summarize, timedGet } from './queries.js';
 
@@ -110,47 +109,10 @@ async function timeQueries(): Promise<{ cold: Map<string, { ms: number; total: n
   return { cold, samples };
 }
 
-/** The background ingest (ingest-load.ts, its own process); stop() answers the events per second it achieved. */
-async function startIngest(): Promise<{ stop: () => Promise<number> }> {
-  const child = spawn(process.execPath, [
-    '--import', 'tsx', fileURLToPath(new URL('../search/ingest-load.ts', import.meta.url)), '--server', server, '--token', token,
-    '--rate', '100000000', '--sensors', values['ingest-sensors'], '--batch', values['ingest-batch'],
-  ], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('ready\n')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`ingest load exited (${code})`)));
-  });
-  return {
-    async stop() {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      const report = JSON.parse(output.trim().split('\n').at(-1)!) as { acknowledged: number; seconds: number };
-      return report.acknowledged / report.seconds;
-    },
-  };
-}
-
-/** An idle Node process measuring its own event loop: the stalls the shared machine itself imposes. */
-function startNoiseProbe(): { stop: () => Promise<number> } {
-  const script = `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 }); h.enable();
-    setInterval(() => {}, 1000); process.on('SIGTERM', () => { console.log(h.max / 1e6); process.exit(0); });`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return {
-    async stop() {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      return Number(output.trim());
-    },
-  };
-}
+/** Ingest as fast as it goes beside the searches: the rate asked for is no limit. */
+const startIngest = () => startIngestLoad({
+  server, token, rate: 100_000_000, sensors: Number(values['ingest-sensors']), batch: values['ingest-batch'],
+});
 
 const loadAtStart = loadAverage();
 // The read workers build their facet tallies first; the idle figures should measure searches, not that.

@@ -19,18 +19,17 @@
  * that of an idle process on the same machine), the probe's slowest answer and the ingest rate
  * achieved, as one JSON line after a table.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createContainer } from '../../src/container.js';
 import { loadAverage } from '../support/proc.js';
+import { startIngestLoad, startNoiseProbe } from './background.js';
 import { addWatchlistHits, copyDataset } from './dataset.js';
 import { DEFAULT_DIR, DEFAULT_POSTGRES_DIR, generate, type Manifest } from './generate.js';
 import { openDatasetServer } from './postgres-dataset.js';
@@ -121,52 +120,6 @@ function queryPath(params: Record<string, string | string[]>): string {
   return `/api/v1/process?${search}`;
 }
 
-/** The background ingest in its own process (ingest-load.ts); resolves once its sensors are registered. */
-async function startIngest(rate: number, sensors: number): Promise<{ stop: () => Promise<number> }> {
-  if (rate <= 0) return { stop: async () => 0 };
-  const child = spawn(process.execPath, [
-    '--import', 'tsx', fileURLToPath(new URL('./ingest-load.ts', import.meta.url)),
-    '--server', server, '--token', token, '--rate', String(rate), '--sensors', String(sensors),
-  ], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('ready\n')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`ingest load exited (${code})`)));
-  });
-  return {
-    async stop() {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      const report = JSON.parse(output.trim().split('\n').at(-1)!) as { acknowledged: number; seconds: number };
-      return report.acknowledged / report.seconds;
-    },
-  };
-}
-
-/**
- * An idle Node process measuring its own event loop beside the server: the stalls the machine
- * itself imposes (two shared cores), to read the server's figure against.
- */
-function startNoiseProbe(): { stop: () => Promise<number> } {
-  const script = `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 }); h.enable();
-    setInterval(() => {}, 1000); process.on('SIGTERM', () => { console.log(h.max / 1e6); process.exit(0); });`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return {
-    async stop() {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      return Number(output.trim());
-    },
-  };
-}
-
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
@@ -179,7 +132,10 @@ for (const query of QUERIES) {
   totals.set(query.name, (JSON.parse(body) as { total_results: number }).total_results);
 }
 
-const ingest = await startIngest(Number(values['ingest-rate']), Number(values['ingest-sensors']));
+const askedIngestRate = Number(values['ingest-rate']);
+const ingest = askedIngestRate > 0
+  ? await startIngestLoad({ server, token, rate: askedIngestRate, sensors: Number(values['ingest-sensors']) })
+  : { stop: async () => 0 };
 const noise = startNoiseProbe();
 const stall = monitorEventLoopDelay({ resolution: 10 });
 stall.enable();
