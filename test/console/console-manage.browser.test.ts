@@ -12,7 +12,7 @@ import type { Browser } from 'playwright-core';
 import { BUILT_CONSOLE_DIR, consoleBuilt } from '../../src/http/console-static.js';
 import { loadOrCreateCertificate } from '../../src/http/tls.js';
 import { as, startListeningTestApp, type ListeningTestApp } from '../support/app.js';
-import { browserMissing, launchBrowser, watchedPage, type WatchedPage } from '../support/browser.js';
+import { browserMissing, launchBrowser, loggedInConsole, type WatchedPage } from '../support/browser.js';
 import { cbfeed, startFeedServer } from '../support/feeds.js';
 import { ANALYST, seedConsoleData, type ConsoleData } from '../support/console-data.js';
 import { activeSession, instructionsOfType, type Instruction } from '../support/live-response.js';
@@ -37,15 +37,7 @@ describe('the console\'s editing and administration pages in a browser', { skip 
     test = await startListeningTestApp({}, { tls, consoleDir: BUILT_CONSOLE_DIR });
     data = await seedConsoleData(test, dir);
     browser = await launchBrowser();
-    watched = await watchedPage(browser);
-    // Generous: a whole test run shares the machine's cores with this browser.
-    watched.page.setDefaultTimeout(30_000);
-    const { page } = watched;
-    await page.goto(`${test.url}/`);
-    await page.getByLabel('Username').fill(ANALYST.username);
-    await page.getByLabel('Password').fill(ANALYST.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: 'Process search' }).waitFor();
+    watched = await loggedInConsole(browser, test.url, ANALYST);
   });
   after(async () => {
     await browser?.close();

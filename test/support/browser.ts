@@ -74,3 +74,17 @@ export async function watchedPage(browser: Browser, viewport = { width: 1280, he
     },
   };
 }
+
+/** A watched page on the console at `url`, logged in through the password form, showing the process search. */
+export async function loggedInConsole(browser: Browser, url: string, user: { username: string; password: string }): Promise<WatchedPage> {
+  const watched = await watchedPage(browser);
+  // Generous: a whole test run shares the machine's cores with this browser.
+  watched.page.setDefaultTimeout(30_000);
+  const { page } = watched;
+  await page.goto(`${url}/`);
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Process search' }).waitFor();
+  return watched;
+}
