@@ -10,9 +10,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { after, before, describe, it } from 'node:test';
+import { peakGrowthDuring } from '../../../test/support/live-memory.js';
 import { openAppDatabase, startTestApp, type TestApp } from '../../../test/support/app.js';
 import { freshMigratedDatabase } from '../../../test/support/dialects.js';
 import { dropTestDatabase } from '../../../test/support/postgres.js';
@@ -44,19 +43,6 @@ function* body(metadata: object): Generator<Buffer> {
   yield Buffer.from('"}');
 }
 
-// Live memory, not garbage the collector has yet to reach: decoded pieces die young but large
-// strings and buffers wait for a full collection, which would blur what the upload holds.
-// Twice, because V8 frees dead buffers' memory on a background thread after a collection, and
-// the next collection waits for that to finish: after one, up to 20 MB of dead buffers were
-// still counted, at random.
-v8.setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-const live = () => {
-  collect();
-  collect();
-  const { heapUsed, arrayBuffers } = process.memoryUsage();
-  return heapUsed + arrayBuffers;
-};
 
 /** Binaries of SIZE_EACH bytes that differ in their first byte, so each is stored apart. */
 function variant(index: number): { block0: Buffer; md5: string; sha256: string } {
@@ -89,17 +75,12 @@ describe('binary uploads in memory', () => {
     const sensor = await registerSensor(test);
     const md5 = hashOf('md5');
     const metadata = { md5, sha256: hashOf('sha256'), size: SIZE, observed_filename: 'C:\\dumps\\big.bin' };
-    const baseline = live();
-    let peak = baseline;
-    const sampler = setInterval(() => { peak = Math.max(peak, live()); }, 250);
-    const response = await test.app.inject({
+    const { result: response, growthMb } = await peakGrowthDuring(250, () => test.app.inject({
       method: 'POST', url: '/sensor/v1/binaries', headers: { ...sensor.headers, 'content-type': 'application/json' },
       payload: Readable.from(body(metadata)),
-    });
-    clearInterval(sampler);
+    }));
     assert.equal(response.statusCode, 200, response.body);
     assert.deepEqual(response.json(), { md5, stored: true });
-    const growthMb = (peak - baseline) / 2 ** 20;
     assert.ok(growthMb < 8, `live memory grew ${growthMb.toFixed(0)} MB for a ${SIZE / 2 ** 20} MB upload`);
     const stored = join(test.config.dataDir, 'binaries', md5.slice(0, 2), md5);
     assert.equal(statSync(stored).size, SIZE);
@@ -123,21 +104,16 @@ for (const store of ['sqlite', 'postgres'] as const) {
     it(`store ${CONCURRENT_UPLOADS} × ${SIZE_EACH / 2 ** 20} MB with far less than one of them in memory, and download each whole`, async () => {
       const sensor = await registerSensor(test);
       const binaries = Array.from({ length: CONCURRENT_UPLOADS }, (_, i) => variant(i + 1));
-      const baseline = live();
-      let peak = baseline;
       // Once a second: two full collections of the whole app's heap every 250 ms left the
       // uploads almost no time to run on a loaded machine.
-      const sampler = setInterval(() => { peak = Math.max(peak, live()); }, 1000);
-      const responses = await Promise.all(binaries.map(({ block0, md5, sha256 }) => test.app.inject({
+      const { result: responses, growthMb } = await peakGrowthDuring(1000, () => Promise.all(binaries.map(({ block0, md5, sha256 }) => test.app.inject({
         method: 'POST', url: '/sensor/v1/binaries', headers: { ...sensor.headers, 'content-type': 'application/json' },
         payload: Readable.from(variantBody({ md5, sha256, size: SIZE_EACH, observed_filename: `C:\\dumps\\${md5}.bin` }, block0)),
-      })));
-      clearInterval(sampler);
+      }))));
       for (const [i, response] of responses.entries()) {
         assert.equal(response.statusCode, 200, response.body);
         assert.deepEqual(response.json(), { md5: binaries[i]!.md5, stored: true });
       }
-      const growthMb = (peak - baseline) / 2 ** 20;
       assert.ok(growthMb < 16, `live memory grew ${growthMb.toFixed(0)} MB for ${CONCURRENT_UPLOADS} uploads of ${SIZE_EACH / 2 ** 20} MB`);
       const db = openAppDatabase(test);
       try {

@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { after, before, describe, it } from 'node:test';
+import { peakGrowthDuring } from '../../../test/support/live-memory.js';
 import { as, startTestApp, type TestApp } from '../../../test/support/app.js';
 import { activeSession, SESSION } from '../../../test/support/live-response.js';
 import { registerSensor } from '../../../test/support/sensors.js';
@@ -28,15 +27,6 @@ async function* body(): AsyncGenerator<Buffer> {
   yield Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
 }
 
-// Live memory after two full collections, as binary-upload.memory.test.ts measures it (see there).
-v8.setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-const live = () => {
-  collect();
-  collect();
-  const { heapUsed, arrayBuffers } = process.memoryUsage();
-  return heapUsed + arrayBuffers;
-};
 
 describe('live-response uploads in memory', () => {
   let test: TestApp;
@@ -47,17 +37,12 @@ describe('live-response uploads in memory', () => {
 
   it(`stores a ${SIZE / 2 ** 20} MB file with far less than its size in memory`, async () => {
     const url = `${SESSION}/${await activeSession(test, await registerSensor(test))}/file`;
-    const baseline = live();
-    let peak = baseline;
-    const sampler = setInterval(() => { peak = Math.max(peak, live()); }, 250);
-    const response = await test.app.inject({
+    const { result: response, growthMb } = await peakGrowthDuring(250, () => test.app.inject({
       method: 'POST', url, headers: { ...as(test.adminToken), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
       payload: Readable.from(body()),
-    });
-    clearInterval(sampler);
+    }));
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.json().size, SIZE);
-    const growthMb = (peak - baseline) / 2 ** 20;
     assert.ok(growthMb < 12, `live memory grew ${growthMb.toFixed(0)} MB for a ${SIZE / 2 ** 20} MB upload`);
   });
 });
