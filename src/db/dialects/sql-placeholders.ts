@@ -42,7 +42,7 @@ function translate(sql: string): string {
 }
 
 /** The index of the quote that closes the one at `start` (a doubled quote is an escaped one). */
-function closingQuote(sql: string, start: number, quote: string): number {
+export function closingQuote(sql: string, start: number, quote: string): number {
   for (let i = start + 1; i < sql.length; i += 1) {
     if (sql[i] !== quote) continue;
     if (sql[i + 1] === quote) i += 1;

@@ -6,6 +6,7 @@
  * size the lookup, as process search already does for a one-field event condition (ADR 0019).
  */
 import type { SqlExecutor, SqlValue } from '../../db/database.js';
+import { closingQuote } from '../../db/dialects/sql-placeholders.js';
 
 const DICTIONARY_ARRAY = 'ARRAY(SELECT value FROM event_terms WHERE ';
 
@@ -49,14 +50,4 @@ function nextArray(sql: string): FoundArray | undefined {
     }
   }
   return undefined;
-}
-
-/** The index of the quote that closes the one at `start` (a doubled quote is an escaped one). */
-function closingQuote(sql: string, start: number, quote: string): number {
-  for (let i = start + 1; i < sql.length; i += 1) {
-    if (sql[i] !== quote) continue;
-    if (sql[i + 1] === quote) i += 1;
-    else return i;
-  }
-  return sql.length - 1;
 }
