@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { as, type TestApp } from '../test/support/app.js';
 import { cbfeed, writeFeedFile } from '../test/support/feeds.js';
@@ -17,18 +16,8 @@ import { loadConfig } from './config/load.js';
 import { SQLITE_FILE } from './db/open.js';
 import { BUILT_CONSOLE_DIR, consoleBuilt } from './http/console-static.js';
 import { serve, type RunningServer } from './main.js';
+import { CapturedOutput } from '../test/support/captured-output.js';
 
-/** A stand-in for stdout that says whether it is a terminal and keeps what was written. */
-class CapturedOutput extends Writable {
-  text = '';
-  constructor(readonly isTTY: boolean) {
-    super();
-  }
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 /** Every directory and file under `dir`, with its permission bits. */
 function modesUnder(dir: string): Map<string, number> {

@@ -1,23 +1,11 @@
 /** The first start's next steps name the analyst console, on a terminal and in a service log alike. */
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { rmSync } from 'node:fs';
 import pino from 'pino';
+import { CapturedOutput } from '../../test/support/captured-output.js';
 import { tempDir } from '../../test/support/temp.js';
 import { announceFirstStart } from './first-start.js';
-
-/** A stand-in for stdout, or for the log's destination, that keeps what was written. */
-class Captured extends Writable {
-  text = '';
-  constructor(readonly isTTY: boolean) {
-    super();
-  }
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 const TOKEN = 'f'.repeat(40);
 
@@ -26,8 +14,8 @@ describe('the first start\'s next steps', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   function announce(isTTY: boolean, consoleServed: boolean): { out: string; log: string } {
-    const out = new Captured(isTTY);
-    const logged = new Captured(false);
+    const out = new CapturedOutput(isTTY);
+    const logged = new CapturedOutput(false);
     announceFirstStart({ adminToken: TOKEN, url: 'https://0.0.0.0:8443', dataDir, consoleServed }, out, pino(logged));
     return { out: out.text, log: logged.text };
   }
