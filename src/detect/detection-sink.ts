@@ -41,10 +41,11 @@ export interface FeedHit {
 }
 
 export interface DetectionOutcome {
-  /** Documents reported that exist. */
+  /**
+   * Documents reported that exist and no run had tagged before: counted in both total_hits and
+   * total_tags, so a document two runs find at once counts once.
+   */
   hits: number;
-  /** Documents newly tagged. */
-  tagged: number;
   /** unique_ids of the alerts raised. */
   alerts: string[];
 }

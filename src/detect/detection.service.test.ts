@@ -62,7 +62,7 @@ describe('detection sink', () => {
       watchlistId: id, ranAtMs: RAN, segments: [first.segmentRow, second.segmentRow], cursor: 'through:2',
       highlights: new Map([[String(first.segmentRow), ['PREPREPREcmd.exePOSTPOSTPOST']]]),
     });
-    assert.deepEqual([outcome.hits, outcome.tagged, outcome.alerts.length], [2, 2, 2]);
+    assert.deepEqual([outcome.hits, outcome.alerts.length], [2, 2]);
     const record = await api('GET', `/api/v1/watchlist/${id}`);
     assert.match(record.last_hit, RECORD_TIME);
     assert.equal(Date.parse(record.last_hit.replace(' ', 'T')), RAN);
@@ -86,15 +86,16 @@ describe('detection sink', () => {
     assert.equal(current?.matchCursor, 'through:2');
   });
 
-  it('counts a document found again as a hit but neither tags it again nor alerts again; an empty run only moves search_timestamp', async () => {
+  it('counts a document another run found at the same moment once: no hit, tag or alert again; an empty run only moves search_timestamp', async () => {
     const id = await watchlist({ name: 'Again', search_query: 'q=process_name%3Acmd.exe' });
     await detection().watchlistRan({ watchlistId: id, ranAtMs: RAN, segments: [first.segmentRow] });
+    // Two servers' live runs that read the same new segment both report it.
     const again = await detection().watchlistRan({ watchlistId: id, ranAtMs: RAN + 60_000, segments: [first.segmentRow, second.segmentRow, 987654] });
-    assert.deepEqual([again.hits, again.tagged, again.alerts.length], [2, 1, 1]);
+    assert.deepEqual([again.hits, again.alerts.length], [1, 1]);
     await detection().watchlistRan({ watchlistId: id, ranAtMs: RAN + 120_000, segments: [] });
     const record = await api('GET', `/api/v1/watchlist/${id}`);
     assert.deepEqual([record.total_hits, record.total_tags, record.last_hit_count, record.search_timestamp],
-      ['3', '2', 2, '2026-11-21T08:32:00.123000Z']);
+      ['2', '2', 1, '2026-11-21T08:32:00.123000Z']);
     assert.equal(Date.parse(record.last_hit.replace(' ', 'T')), RAN + 60_000);
     assert.equal((await alerts(`watchlist_id:${id}`)).length, 2);
   });
@@ -102,9 +103,9 @@ describe('detection sink', () => {
   it('raises no alert without the alert action, and does nothing for a disabled watchlist', async () => {
     const quiet = await watchlist({ name: 'Quiet', search_query: 'q=process_name%3Acmd.exe' }, false);
     const quietRun = await detection().watchlistRan({ watchlistId: quiet, ranAtMs: RAN, segments: [first.segmentRow] });
-    assert.deepEqual([quietRun.tagged, quietRun.alerts.length], [1, 0]);
+    assert.deepEqual([quietRun.hits, quietRun.alerts.length], [1, 0]);
     const off = await watchlist({ name: 'Off', search_query: 'q=process_name%3Acmd.exe', enabled: false });
-    assert.deepEqual(await detection().watchlistRan({ watchlistId: off, ranAtMs: RAN, segments: [first.segmentRow] }), { hits: 0, tagged: 0, alerts: [] });
+    assert.deepEqual(await detection().watchlistRan({ watchlistId: off, ranAtMs: RAN, segments: [first.segmentRow] }), { hits: 0, alerts: [] });
     assert.equal((await api('GET', `/api/v1/watchlist/${off}`)).total_hits, '0');
   });
 
@@ -112,7 +113,7 @@ describe('detection sink', () => {
     const md5 = binaryMetadata(binary, { observed_filename: 'x' }).md5.toLowerCase();
     const id = await watchlist({ name: 'Droppers', search_query: 'cb.urlver=1&q=observed_filename%3Adropper.exe', index_type: 'modules' });
     const outcome = await detection().watchlistRan({ watchlistId: id, ranAtMs: RAN, binaries: [md5.toUpperCase(), 'f'.repeat(32)] });
-    assert.deepEqual([outcome.hits, outcome.tagged, outcome.alerts.length], [1, 1, 1]);
+    assert.deepEqual([outcome.hits, outcome.alerts.length], [1, 1]);
     const [alert] = await alerts(`watchlist_id:${id}`);
     assert.deepEqual([alert.alert_type, alert.md5, alert.observed_filename, alert.total_hosts, alert.process_id],
       ['watchlist.hit.query.binary', md5, 'c:\\tools\\dropper.exe', 1, undefined]);
@@ -155,7 +156,7 @@ describe('detection sink', () => {
     assert.deepEqual([match?.feedId, match?.value], [feed.id, CMD_MD5]);
     const hit = { reportRow: match!.reportRow, iocType: 'md5' as const, iocValue: CMD_MD5, atMs: RAN, iocAttr: { hit_field_md5: CMD_MD5 } };
     const outcome = await detection().feedHits([{ ...hit, segment: first.segmentRow }]);
-    assert.deepEqual([outcome.tagged, outcome.alerts.length], [1, 1]);
+    assert.deepEqual([outcome.hits, outcome.alerts.length], [1, 1]);
     const [alert] = await alerts(`feed_name:hashes`);
     assert.deepEqual(
       [alert.alert_type, alert.watchlist_id, alert.watchlist_name, alert.feed_id, alert.report_score, alert.ioc_type, alert.ioc_value,
@@ -170,10 +171,10 @@ describe('detection sink', () => {
 
     await api('POST', '/api/v1/alerts', { alert_ids: [alert.unique_id], set_ignored: true, requested_status: 'False Positive' });
     const ignored = await detection().feedHits([{ ...hit, segment: second.segmentRow }]);
-    assert.deepEqual([ignored.tagged, ignored.alerts.length], [1, 0], 'an ignored report still tags, and raises nothing');
+    assert.deepEqual([ignored.hits, ignored.alerts.length], [1, 0], 'an ignored report still tags, and raises nothing');
     const goodness = (await detection().iocReports('md5', ['b'.repeat(32)]))[0]!;
     const good = await detection().feedHits([{ ...hit, reportRow: goodness.reportRow, iocValue: 'b'.repeat(32), segment: first.segmentRow }]);
-    assert.deepEqual([good.tagged, good.alerts.length], [1, 0], 'a negative score is goodness, not an alert');
+    assert.deepEqual([good.hits, good.alerts.length], [1, 0], 'a negative score is goodness, not an alert');
 
     await api('PUT', `/api/v1/feed/${feed.id}`, { enabled: false });
     assert.deepEqual(await detection().iocReports('md5', [CMD_MD5]), []);
@@ -209,7 +210,7 @@ describe('detection sink on a process split into segments', () => {
     await test.app.inject({ method: 'PUT', url: `/api/v1/watchlist/${id}/action_type/3`, headers: as(test.adminToken), payload: { enabled: true } });
     const detection = test.container.services.detection;
     const both = await detection.watchlistRan({ watchlistId: id, ranAtMs: RAN, segments: segments.map((s) => s.segmentRow) });
-    assert.deepEqual([both.tagged, both.alerts.length], [2, 1]);
+    assert.deepEqual([both.hits, both.alerts.length], [2, 1]);
     const tags = await detection.segmentTags([segments[0]!.segmentRow]);
     assert.deepEqual(tags.get(segments[0]!.segmentRow)?.watchlists, [{ watchlistId: id, hitMs: RAN, segmentIds: segments.map((s) => s.segmentId) }]);
   });

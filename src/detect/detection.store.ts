@@ -91,7 +91,7 @@ export class SqlDetectionStore implements DetectionStore {
 
   recordWatchlistRun(run: WatchlistRun, newAlertId: () => string): Promise<DetectionOutcome> {
     return this.db.transaction(async (tx) => {
-      const outcome: DetectionOutcome = { hits: 0, tagged: 0, alerts: [] };
+      const outcome: DetectionOutcome = { hits: 0, alerts: [] };
       const watchlist = await watchlistIn(tx, run.watchlistId);
       if (!watchlist?.enabled) return outcome;
       const owner: ActionOwner = { kind: 'watchlist', id: watchlist.id };
@@ -117,7 +117,7 @@ export class SqlDetectionStore implements DetectionStore {
            last_hit_count = CASE WHEN ? > 0 THEN ? ELSE last_hit_count END,
            match_cursor = CASE WHEN ? THEN ? ELSE match_cursor END
          WHERE id = ?`,
-        [outcome.hits, outcome.tagged, run.ranAtMs, outcome.hits, run.ranAtMs, outcome.hits, outcome.hits,
+        [outcome.hits, outcome.hits, run.ranAtMs, outcome.hits, run.ranAtMs, outcome.hits, outcome.hits,
           run.cursor !== undefined, run.cursor ?? null, watchlist.id],
       );
       return outcome;
@@ -143,7 +143,7 @@ export class SqlDetectionStore implements DetectionStore {
 
   recordFeedHits(hits: readonly FeedHit[], newAlertId: () => string): Promise<DetectionOutcome> {
     return this.db.transaction(async (tx) => {
-      const outcome: DetectionOutcome = { hits: 0, tagged: 0, alerts: [] };
+      const outcome: DetectionOutcome = { hits: 0, alerts: [] };
       const reports = new Map<number, FeedReportRow | undefined>();
       const feedActions = new Map<number, HitActions>();
       for (const hit of hits) {
@@ -241,9 +241,10 @@ export class SqlDetectionStore implements DetectionStore {
         [by.owner, document.md5, atMs],
       )).changes > 0;
     }
-    outcome.hits++;
+    // A document already tagged was found by another run at the same moment (two servers' live
+    // runs read the same new segment): that run counted it, so total_hits counts it once.
     if (!tagged) return;
-    outcome.tagged++;
+    outcome.hits++;
     if (earlier || (!actions.alert && actions.notify.length === 0)) return;
     const alert = await this.alertFor(tx, document, source, atMs, newAlertId(), by);
     if (actions.alert) {
