@@ -22,6 +22,7 @@ import {
   collectMatches, MAX_COLLECTED, MAX_POSTED, pageOfCollected, postedSegments, registerPostedFunction, withPosted, type Collected, type Posted,
 } from './process-search.once.sqlite.js';
 import { FacetTally } from './process-search.tally.sqlite.js';
+import { countedTerm, TERM_CONDITION, walkTermPage } from './process-search.term.sqlite.js';
 import { facetEntries, PROCESS_FACETS, tallyOf, type FacetRows, type ProcessFacetSpec } from './process-search.facets.js';
 import {
   FACETS, HOST_FACETS, readsOnlyHostColumns, SORTS, type FacetCount, type FacetField, type ProcessRow, type CompiledProcessSearch,
@@ -78,6 +79,8 @@ class ProcessSearch {
   /** What counting read, when it read the matches themselves: with their sort keys, or posted segments. */
   private collected: Collected | undefined;
   private posted: Posted | undefined;
+  /** The one term the condition is, when counting read its kept count (process-search.term.sqlite.ts). */
+  private term: number | undefined;
 
   constructor(private readonly db: Database.Database, private readonly request: CompiledProcessSearch) {
     const { condition, visibleGroups } = request;
@@ -117,6 +120,15 @@ class ProcessSearch {
     const caps = this.request.onePassCaps ?? { collected: MAX_COLLECTED, posted: MAX_POSTED };
     if (condition.postingTerms && visibleGroups === null && !grouped) {
       const { sql, params } = condition.postingTerms;
+      // The kept counts include segments of hidden partitions: then the postings are counted.
+      const counted = this.hidden.length === 0 ? countedTerm(this.db, sql, params) : undefined;
+      if (counted) {
+        this.where = TERM_CONDITION;
+        this.params = [counted.term];
+        this.withoutProcessRows = true;
+        this.term = counted.term ?? undefined;
+        return { documents: counted.segments, segments: counted.segments };
+      }
       this.posted = postedSegments(this.db, sql, params, visibleRows('segment_row', this.hidden), caps.posted);
       if (this.posted) {
         // The page and the facets read these segments instead of the postings again.
@@ -172,7 +184,14 @@ class ProcessSearch {
     if (this.collected) return pageOfCollected(this.collected, this.request.sort.descending, start, rows);
     const stored = this.value<number>('SELECT coalesce(max(id), 0) FROM segments');
     // Rows read in index order before the page is full, against every match read and sorted.
-    const inOrder = this.sort.index !== undefined && (start + rows) * (stored / Math.max(matches, 1)) <= matches;
+    let inOrder = this.sort.index !== undefined && (start + rows) * (stored / Math.max(matches, 1)) <= matches;
+    if (this.term !== undefined && inOrder && this.sort.level === 'segment') {
+      const expected = Math.min(rows, matches - start);
+      const walked = walkTermPage(this.db, { column: this.sort.column, index: this.sort.index!, direction: this.direction() }, this.term,
+        { start, rows, expected, density: matches / Math.max(stored, 1) }, this.request.onePassCaps?.termWalk);
+      if (walked) return walked;
+      inOrder = false;
+    }
     if (this.posted && inOrder && this.sort.level === 'segment') {
       const { from } = this.segmentsFrom(this.sort.index);
       return withPosted(this.posted, () => cachedStatement(this.db,
@@ -221,7 +240,7 @@ class ProcessSearch {
     return this.sort.level === 'segment' ? this.segmentsFrom() : { from: SEGMENTS_AND_PROCESSES, where: this.where + this.visible };
   }
 
-  private direction(): string {
+  private direction(): 'ASC' | 'DESC' {
     return this.request.sort.descending ? 'DESC' : 'ASC';
   }
 
