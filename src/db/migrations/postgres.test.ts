@@ -11,7 +11,7 @@ import type { SqlDatabase } from '../database.js';
 
 const EVENT_STORE_TABLES = new Set([
   'processes', 'segments', 'segment_events', 'segment_chunks', 'event_terms', 'event_postings', 'process_postings',
-  'process_segment_counts', 'host_segment_counts', 'process_name_segment_counts', 'event_partitions', 'event_storage', 'event_chunks', 'segment_terms',
+  'process_segment_counts', 'host_segment_counts', 'term_segment_counts', 'process_name_segment_counts', 'event_partitions', 'event_storage', 'event_chunks', 'segment_terms',
 ]);
 /** PostgreSQL's partitions of the event tables (segments_p1, …), one per storage partition. */
 const EVENT_PARTITION = /^(segments|event_chunks|segment_terms)_p\d+$/;

@@ -1009,4 +1009,18 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX sensor_state_changes_by_time ON sensor_state_changes (changed_ms, sensor_id, state);
     `,
   },
+  {
+    version: 28,
+    name: 'segments per event term',
+    sql: `
+      -- How many segments each term is posted under (its rows in event_postings), kept by the
+      -- event writer with each commit and by the partition purge: a search for one term counts its
+      -- matches from here instead of reading every posting (docs/adr/0038-search-counts.md).
+      CREATE TABLE term_segment_counts (
+        term_id INTEGER PRIMARY KEY,
+        segments INTEGER NOT NULL
+      );
+      INSERT INTO term_segment_counts (term_id, segments) SELECT term_id, count(*) FROM event_postings GROUP BY term_id;
+    `,
+  },
 ];

@@ -104,8 +104,15 @@ export class SqlitePartitionWriter {
     const toTerm = this.db.prepare('SELECT max(id) FROM (SELECT id FROM event_terms WHERE id > ? ORDER BY id LIMIT ?)')
       .pluck().get(fromTerm, TERMS_PER_STEP) as number | null;
     if (toTerm !== null) {
+      const postings = [fromTerm, toTerm, partition.first_row, last];
+      this.db.prepare(
+        `INSERT INTO term_segment_counts (term_id, segments)
+         SELECT term_id, -count(*) FROM event_postings WHERE term_id > ? AND term_id <= ? AND segment_row BETWEEN ? AND ? GROUP BY term_id
+         ON CONFLICT (term_id) DO UPDATE SET segments = segments + excluded.segments`,
+      ).run(...postings);
+      this.db.prepare('DELETE FROM term_segment_counts WHERE term_id > ? AND term_id <= ? AND segments <= 0').run(fromTerm, toTerm);
       this.db.prepare('DELETE FROM event_postings WHERE term_id IN (SELECT id FROM event_terms WHERE id > ? AND id <= ?) AND segment_row BETWEEN ? AND ?')
-        .run(fromTerm, toTerm, partition.first_row, last);
+        .run(...postings);
       // Command-line words are posted per process: they go with the processes the deletion removed.
       this.db.prepare(`DELETE FROM process_postings WHERE term_id IN (SELECT id FROM event_terms WHERE id > ? AND id <= ? AND field = 'cmdline')
         AND NOT EXISTS (SELECT 1 FROM processes WHERE id = process_row)`).run(fromTerm, toTerm);

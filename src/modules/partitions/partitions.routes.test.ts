@@ -139,6 +139,8 @@ describe('storage partitions API', () => {
       assert.ok((count('SELECT count(*) FROM process_postings') as number) > 0, 'the remaining processes keep their command-line words');
       assert.equal(count('SELECT sum(segments) FROM process_segment_counts'), 3);
       assert.equal(count('SELECT sum(segments) FROM host_segment_counts'), 3);
+      assert.deepEqual(db.prepare('SELECT term_id, segments FROM term_segment_counts ORDER BY 1').raw().all(),
+        db.prepare('SELECT term_id, count(*) FROM event_postings GROUP BY 1 ORDER BY 1').raw().all(), 'each term counts the postings left');
       const hot = count("SELECT id FROM event_partitions WHERE state = 'hot'");
       assert.deepEqual(readdirSync(join(test.config.dataDir, 'events')), [`partition-${hot}.chunks`], 'the deleted partition\'s chunk file is gone');
     } finally {

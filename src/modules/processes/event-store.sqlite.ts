@@ -16,7 +16,7 @@ import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { ChunkAppender } from './chunk-files.sqlite.js';
 import { chunkRows, decodeEvent } from '../../ingest/event-codec.js';
 import { DEFAULT_CACHE_BOUNDS, type EventStore, type IngestBatch, type IngestOutcome, type SegmentRules } from '../../ingest/event-store.js';
-import { insertPairs, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
+import { insertCountedPairs, insertPairs, prepareEventStatements, type EventStatements } from './event-store.statements.sqlite.js';
 import { NewSegmentCounts, type ProcessHost } from './event-store.counts.sqlite.js';
 import { PostedTerms, sortPostings } from './event-store.postings.js';
 import { toSegmentState, type SegmentRow, type SegmentState } from './event-store.state.js';
@@ -317,8 +317,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   private writePostings(): void {
-    const { insertPosting, insertPostings, insertProcessPosting, insertProcessPostings } = this.statements;
-    insertPairs(sortPostings(this.postings), insertPosting, insertPostings);
+    const { insertPosting, insertPostings, insertProcessPosting, insertProcessPostings, addTermSegments } = this.statements;
+    for (const [term, segments] of insertCountedPairs(sortPostings(this.postings), insertPosting, insertPostings)) addTermSegments.run(term, segments);
     insertPairs(sortPostings(this.processPostings), insertProcessPosting, insertProcessPostings);
     this.postings = [];
     this.processPostings = [];

@@ -51,9 +51,15 @@ export function prepareEventStatements(connection: Database.Database) {
     insertChunk: connection.prepare(
       'INSERT INTO segment_chunks (segment_row, chunk, event_count, file_id, byte_offset, byte_length, written_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
-    insertPosting: connection.prepare('INSERT OR IGNORE INTO event_postings (term_id, segment_row) VALUES (?, ?)'),
+    // RETURNING names the postings actually inserted (not those ignored): what term_segment_counts adds.
+    insertPosting: connection.prepare('INSERT OR IGNORE INTO event_postings (term_id, segment_row) VALUES (?, ?) RETURNING term_id').pluck(),
     insertPostings: connection.prepare(
-      `INSERT OR IGNORE INTO event_postings (term_id, segment_row) VALUES ${Array.from({ length: POSTINGS_PER_STATEMENT }, () => '(?, ?)').join(', ')}`,
+      `INSERT OR IGNORE INTO event_postings (term_id, segment_row) VALUES ${Array.from({ length: POSTINGS_PER_STATEMENT }, () => '(?, ?)').join(', ')}
+       RETURNING term_id`,
+    ).pluck(),
+    addTermSegments: connection.prepare(
+      `INSERT INTO term_segment_counts (term_id, segments) VALUES (?, ?)
+       ON CONFLICT (term_id) DO UPDATE SET segments = segments + excluded.segments`,
     ),
     insertProcessPosting: connection.prepare('INSERT OR IGNORE INTO process_postings (term_id, process_row) VALUES (?, ?)'),
     insertProcessPostings: connection.prepare(
@@ -66,9 +72,28 @@ export function prepareEventStatements(connection: Database.Database) {
   };
 }
 
-/** Flat (a, b) pairs through a statement of one pair and one of POSTINGS_PER_STATEMENT pairs. */
-export function insertPairs(pairs: readonly number[], one: Database.Statement, many: Database.Statement): void {
+/** Flat (a, b) pairs through a statement of one pair and one of POSTINGS_PER_STATEMENT pairs, as `execute` runs them. */
+function batchPairs<T>(pairs: readonly number[], one: Database.Statement, many: Database.Statement,
+  execute: (statement: Database.Statement, values: number[]) => T): T[] {
+  const results: T[] = [];
   const whole = pairs.length - (pairs.length % (2 * POSTINGS_PER_STATEMENT));
-  for (let i = 0; i < whole; i += 2 * POSTINGS_PER_STATEMENT) many.run(pairs.slice(i, i + 2 * POSTINGS_PER_STATEMENT));
-  for (let i = whole; i < pairs.length; i += 2) one.run(pairs[i], pairs[i + 1]);
+  for (let i = 0; i < whole; i += 2 * POSTINGS_PER_STATEMENT) results.push(execute(many, pairs.slice(i, i + 2 * POSTINGS_PER_STATEMENT)));
+  for (let i = whole; i < pairs.length; i += 2) results.push(execute(one, [pairs[i]!, pairs[i + 1]!]));
+  return results;
+}
+
+export function insertPairs(pairs: readonly number[], one: Database.Statement, many: Database.Statement): void {
+  batchPairs(pairs, one, many, (statement, values) => statement.run(values));
+}
+
+/**
+ * The same through statements that return the term id of each pair they inserted; answers how
+ * many pairs each term gained (a pair already stored gains nothing).
+ */
+export function insertCountedPairs(pairs: readonly number[], one: Database.Statement, many: Database.Statement): Map<number, number> {
+  const gained = new Map<number, number>();
+  for (const terms of batchPairs(pairs, one, many, (statement, values) => statement.all(values) as number[])) {
+    for (const term of terms) gained.set(term, (gained.get(term) ?? 0) + 1);
+  }
+  return gained;
 }

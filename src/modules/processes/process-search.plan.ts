@@ -20,8 +20,11 @@ export interface ProcessSearchRequest {
   facets: string[];
   /** The present, for the `start` facet's last 30 days. */
   nowMs: number;
-  /** The one-pass plans' caps (process-search.once.sqlite.ts) when not the defaults: tests cross them on small data. */
-  onePassCaps?: { collected: number; posted: number };
+  /**
+   * The one-pass plans' caps (process-search.once.sqlite.ts) and the term walk's bound
+   * (process-search.term.sqlite.ts) when not the defaults: tests cross them on small data.
+   */
+  onePassCaps?: { collected: number; posted: number; termWalk?: number };
 }
 
 /**
