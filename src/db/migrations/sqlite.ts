@@ -1010,7 +1010,7 @@ export const sqliteMigrations: readonly Migration[] = [
     `,
   },
   {
-    version: 28,
+    version: 24,
     name: 'segments per event term',
     sql: `
       -- How many segments each term is posted under (its rows in event_postings), kept by the
