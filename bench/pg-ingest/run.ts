@@ -1,7 +1,8 @@
 /**
  * bench/pg-ingest: the event stores alone, side by side in one process on the simulator's
  * workload: the same prepared batches committed into the embedded store (SQLite, on this thread)
- * and into the PostgreSQL store (schema version 2, binary COPY), in commits of the same size.
+ * and into the PostgreSQL store (schema version 2, binary COPY), in commits of the same size made
+ * by the server's group commit (BatchWriter, which overlaps the PostgreSQL store's commits).
  * No HTTP, no decoding: what each store costs per event.
  *
  *   node --import tsx bench/pg-ingest/run.ts [--events 400000] [--sensors 32] [--batch-size 2000] [--events-per-commit 32000]
@@ -22,7 +23,8 @@ import { migrate } from '../../src/db/migrate.js';
 import { postgresMigrations } from '../../src/db/migrations/postgres.js';
 import { openDatabase } from '../../src/db/open.js';
 import type { SqlDatabase } from '../../src/db/database.js';
-import type { EventStore, IngestBatch } from '../../src/ingest/event-store.js';
+import { BatchWriter } from '../../src/ingest/batch-writer.js';
+import type { EventStore } from '../../src/ingest/event-store.js';
 import { FilterGate } from '../../src/ingest/ingress-gate.js';
 import { normalizeEvent } from '../../src/ingest/normalize.js';
 import { EventPreparer, type PreparedEvents } from '../../src/ingest/prepare.js';
@@ -71,17 +73,16 @@ async function registerSensors(db: SqlDatabase): Promise<void> {
   }
 }
 
-/** Commits every batch, in groups; wall time and this process's CPU. */
+/** Commits every batch through the server's group commit (BatchWriter); wall time and this process's CPU. */
 async function drive(store: EventStore): Promise<{ eps: number; node_us_per_event: number }> {
   const sequences = new Array<number>(sensorCount).fill(0);
+  const writer = new BatchWriter(store, perCommit * batchSize);
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
-  for (let i = 0; i < batches.length; i += perCommit) {
-    await store.commit(batches.slice(i, i + perCommit).map(({ sensor, prepared }): IngestBatch => {
-      const e = endpoints[sensor]!;
-      return { sensor: { id: sensor + 1, groupId: 1, hostname: e.hostname, hostType: 'workstation', osType: e.os }, sequence: ++sequences[sensor]!, ...prepared, counters: new Map() };
-    }));
-  }
+  await Promise.all(batches.map(({ sensor, prepared }) => {
+    const e = endpoints[sensor]!;
+    return writer.write({ sensor: { id: sensor + 1, groupId: 1, hostname: e.hostname, hostType: 'workstation', osType: e.os }, sequence: ++sequences[sensor]!, ...prepared, counters: new Map() });
+  }));
   const cpu = process.cpuUsage(cpuBefore);
   return { eps: Math.round((total / (performance.now() - started)) * 1000), node_us_per_event: round((cpu.user + cpu.system) / total) };
 }

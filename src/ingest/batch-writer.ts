@@ -2,7 +2,8 @@
  * Group commit: uploads that arrive while a commit is running wait for the next one, and go to
  * the event store together, so that each durable commit (the costly part) carries many batches.
  * A batch's promise settles only after its commit, which is what lets the protocol promise that an
- * acknowledged batch is stored.
+ * acknowledged batch is stored. A store that overlaps its commits (readyForNext) gets the next
+ * group as soon as it can take it, not when the previous commit has finished.
  */
 import type { EventStore, IngestBatch, IngestOutcome } from './event-store.js';
 
@@ -16,6 +17,8 @@ interface Pending {
 export class BatchWriter {
   private queue: Pending[] = [];
   private running: Promise<void> | undefined;
+  /** The last commit handed to the store, settled (the store finishes its commits in order). */
+  private lastCommit: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: EventStore,
@@ -34,6 +37,7 @@ export class BatchWriter {
   /** Resolves when everything written so far is committed (used at shutdown). */
   async flush(): Promise<void> {
     while (this.running) await this.running;
+    await this.lastCommit;
   }
 
   private async drain(): Promise<void> {
@@ -41,12 +45,12 @@ export class BatchWriter {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
       const group = this.takeGroup();
-      try {
-        const outcomes = await this.store.commit(group.map((p) => p.batch));
-        group.forEach((pending, i) => pending.resolve(outcomes[i]!));
-      } catch (error) {
-        for (const pending of group) pending.reject(error);
-      }
+      const committed = this.store.commit(group.map((p) => p.batch)).then(
+        (outcomes) => group.forEach((pending, i) => pending.resolve(outcomes[i]!)),
+        (error: unknown) => group.forEach((pending) => pending.reject(error)),
+      );
+      this.lastCommit = committed;
+      await (this.store.readyForNext?.() ?? committed);
     }
     this.running = undefined;
   }

@@ -55,6 +55,12 @@ export interface EventStore {
    * If the transaction fails nothing of any batch is stored, and the promise rejects.
    */
   commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]>;
+  /**
+   * For a store whose commits may overlap (their database writes run while the next commit's
+   * batches are encoded; they still commit, and resolve, in order): resolves once the store can
+   * take the next commit. Absent: the writer waits for each commit before handing over the next.
+   */
+  readyForNext?(): Promise<void>;
   /** Records counters of a batch refused whole (it stores no events). */
   countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void>;
   /** Finishes what is in flight and releases the store's resources. */

@@ -8,12 +8,13 @@
  * As in the embedded store, recently active processes (row, open segment) are kept in memory
  * and the commit is a pass in memory followed by bulk writes (event-store.rows.postgres.ts).
  * The memory of a sensor's processes is dropped when its last sequence in the database is not
- * the one this server committed: another server wrote for it meanwhile.
+ * the one this server committed: another server wrote for it meanwhile. Commits overlap: the next
+ * one's reads and pass run while this one's rows are sent (event-store.commits.postgres.ts).
  */
 import { deflateRawSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
-import { translatePostgresError, type PostgresDatabase } from '../../db/dialects/postgres.js';
+import type { PostgresDatabase } from '../../db/dialects/postgres.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { chunkRows, decodeEvent } from '../../ingest/event-codec.js';
 import { DEFAULT_CACHE_BOUNDS, type EventStore, type IngestBatch, type IngestOutcome, type SegmentRules } from '../../ingest/event-store.js';
@@ -22,7 +23,8 @@ import { COUNTED_TYPES, summarize, type EventsSummary, type PreparedProcess } fr
 import { countSequence, countStored } from '../../ingest/batch-sequence.js';
 import { PostedTerms } from './event-store.postings.js';
 import { CommitRows, type ProcessHost, type ProcessStartValues } from './event-store.rows.postgres.js';
-import { processKey, readProcesses, RowIds, type ProcessState } from './event-store.reads.postgres.js';
+import { lockSensors, processKey, readProcesses, RowIds, type LockedSensors, type ProcessState } from './event-store.reads.postgres.js';
+import { OrderedCommits, type Pass } from './event-store.commits.postgres.js';
 import type { SegmentState } from './event-store.state.js';
 
 /**
@@ -32,6 +34,11 @@ import type { SegmentState } from './event-store.state.js';
 export const DEFLATE = { level: 1, windowBits: 12, memLevel: 5 };
 
 
+interface CommitReads extends LockedSensors {
+  stale: Set<number>;
+  found: ProcessState[];
+}
+
 export class PostgresEventStore implements EventStore {
   private readonly processes: LRUCache<string, ProcessState>;
   private readonly lastSequence = new Map<number, number>();
@@ -39,11 +46,11 @@ export class PostgresEventStore implements EventStore {
   private readonly knownTerms: LRUCache<string, true>;
   private readonly posted = new PostedTerms<string>();
   private readonly ids = new RowIds();
-  /** Commits and rejection counts, one at a time: they share the rows being gathered. */
-  private queue: Promise<unknown> = Promise.resolve();
   /** The hot partition's lowest segment id: segments below it take no more events. */
   private hotFloor = 0;
+  /** The rows the running pass gathers. */
   private rows = new CommitRows();
+  private readonly commits: OrderedCommits;
 
   constructor(
     private readonly db: PostgresDatabase,
@@ -53,106 +60,79 @@ export class PostgresEventStore implements EventStore {
     const bounds = rules.cacheBounds ?? DEFAULT_CACHE_BOUNDS;
     this.processes = new LRUCache({ max: bounds.processes });
     this.knownTerms = new LRUCache({ max: bounds.terms });
+    this.commits = new OrderedCommits(db.pool, () => this.forgetAll());
   }
 
   async commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {
-    return this.inTransaction(async (client) => {
-      await this.lockSensors(client, batches.map((b) => b.sensor.id));
-      await this.loadProcesses(client, batches);
-      await this.reserveIds(client, batches);
-      const outcomes = batches.map((batch) => this.writeBatch(batch));
-      await this.rows.send(client);
-      return outcomes;
-    });
+    return this.commits.run(
+      (client, begin) => this.read(client, batches, begin),
+      (read) => this.pass(() => {
+        this.apply(read);
+        return batches.map((batch) => this.writeBatch(batch));
+      }),
+    );
   }
 
   async countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void> {
-    await this.inTransaction(async (client) => {
-      for (const [name, value] of counters) if (value !== 0) this.rows.addCounter(sensorId, name, value);
-      await this.rows.send(client);
-    });
+    await this.commits.run(
+      async (client, begin) => void (begin && (await client.query('BEGIN'))),
+      () => this.pass(() => this.addCounters(sensorId, counters)),
+    );
+  }
+
+  readyForNext(): Promise<void> {
+    return this.commits.readyForNext();
   }
 
   /** The database is the container's: it closes it. */
   async close(): Promise<void> {}
 
-  private inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const result = this.queue.then(() => this.runTransaction(work));
-    this.queue = result.catch(() => undefined);
-    return result;
+  /** Runs a commit's work in memory on rows of its own, which its connection then sends. */
+  private pass<T>(work: () => T): Pass<T> {
+    const rows = new CommitRows();
+    this.rows = rows;
+    return { result: work(), send: (client) => rows.send(client) };
   }
 
-  private async runTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.db.pool.connect();
-    } catch (error) {
-      throw translatePostgresError(error);
+  /** Everything the commit's pass needs from the database, changing nothing in memory. */
+  private async read(client: pg.PoolClient, batches: readonly IngestBatch[], begin: boolean): Promise<CommitReads> {
+    let mostIds = 0;
+    for (const { processes } of batches) {
+      for (const p of processes) mostIds += 2 + Math.ceil(p.eventCount / this.rules.maxEventsPerSegment);
     }
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      for (const key of this.rows.dictionary.keys()) this.knownTerms.set(key, true);
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((failed: Error) => (broken = failed));
-      // The memory may describe rows the rollback removed.
-      this.processes.clear();
-      this.lastSequence.clear();
-      this.posted.clear();
-      throw translatePostgresError(error);
-    } finally {
-      this.rows = new CommitRows();
-      client.release(broken);
+    const locked = await lockSensors(client, batches.map((b) => b.sensor.id), this.ids.blocksMissing(mostIds), begin);
+    // A sensor another server wrote for since this one's last commit: what is known of it is stale.
+    const stale = new Set([...locked.sequences].filter(([id, last]) => this.lastSequence.has(id) && this.lastSequence.get(id) !== last).map(([id]) => id));
+    const wanted = new Map<string, [number, number, number]>();
+    for (const { sensor, processes } of batches) {
+      for (const p of processes) {
+        const key = processKey(sensor.id, p.pid, p.processStart);
+        if (stale.has(sensor.id) || !this.processes.has(key)) wanted.set(key, [sensor.id, p.pid, p.processStart]);
+      }
     }
+    const found = wanted.size === 0 ? [] : await readProcesses(client, [...wanted.values()], locked.hotFloor);
+    return { ...locked, stale, found };
   }
 
-  /** Locks the sensors' rows (in id order, so two commits cannot wait on each other) and reads their sequences. */
-  private async lockSensors(client: pg.PoolClient, sensorIds: readonly number[]): Promise<void> {
-    const ids = [...new Set(sensorIds)].sort((a, b) => a - b);
-    const { rows } = await client.query<{ id: string; last_sequence: string }>(
-      'SELECT id, last_sequence FROM sensors WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE',
-      [ids],
-    );
-    const stored = new Map(rows.map((r) => [Number(r.id), Number(r.last_sequence)]));
-    for (const id of ids) {
-      const last = stored.get(id) ?? 0;
-      if (this.lastSequence.has(id) && this.lastSequence.get(id) !== last) this.forgetSensor(id);
-      this.lastSequence.set(id, last);
-    }
-    const hot = await client.query<{ first_segment_id: string }>("SELECT first_segment_id FROM event_partitions WHERE state = 'hot'");
-    this.hotFloor = Number(hot.rows[0]?.first_segment_id ?? 0);
+  private apply({ sequences, hotFloor, idBlocks, stale, found }: CommitReads): void {
+    for (const id of stale) this.forgetSensor(id);
+    for (const [id, last] of sequences) this.lastSequence.set(id, last);
+    this.hotFloor = hotFloor;
+    this.ids.add(idBlocks);
+    for (const process of found) this.processes.set(processKey(process.sensorId, process.pid, process.startMs), process);
+  }
+
+  /** After a failed commit: the memory may describe rows its rollback removed. */
+  private forgetAll(): void {
+    this.processes.clear();
+    this.lastSequence.clear();
+    this.posted.clear();
+    this.knownTerms.clear();
   }
 
   private forgetSensor(sensorId: number): void {
     const prefix = `${sensorId}:`;
     for (const key of [...this.processes.keys()]) if (key.startsWith(prefix)) this.processes.delete(key);
-  }
-
-  /** Reads back the processes of these batches that are not in memory, with their open segments. */
-  private async loadProcesses(client: pg.PoolClient, batches: readonly IngestBatch[]): Promise<void> {
-    const wanted = new Map<string, [number, number, number]>();
-    for (const { sensor, processes } of batches) {
-      for (const p of processes) {
-        const key = processKey(sensor.id, p.pid, p.processStart);
-        if (!this.processes.has(key)) wanted.set(key, [sensor.id, p.pid, p.processStart]);
-      }
-    }
-    if (wanted.size === 0) return;
-    for (const found of await readProcesses(client, [...wanted.values()], this.hotFloor)) {
-      this.processes.set(processKey(found.sensorId, found.pid, found.startMs), found);
-    }
-  }
-
-  /** Takes enough row ids for the most rows these batches can create. */
-  private async reserveIds(client: pg.PoolClient, batches: readonly IngestBatch[]): Promise<void> {
-    let most = 0;
-    for (const { processes } of batches) {
-      for (const p of processes) most += 2 + Math.ceil(p.eventCount / this.rules.maxEventsPerSegment);
-    }
-    await this.ids.reserve(client, most);
   }
 
   private writeBatch(batch: IngestBatch): IngestOutcome {
@@ -249,7 +229,10 @@ export class PostgresEventStore implements EventStore {
       const field = terms[i]!;
       const value = terms[i + 1]!;
       const term = `${field}:${value}`;
-      if (!this.knownTerms.has(term)) this.rows.dictionary.set(term, [field, value]);
+      if (!this.knownTerms.has(term)) {
+        this.rows.dictionary.set(term, [field, value]);
+        this.knownTerms.set(term, true);
+      }
       if (field === 'cmdline') words.push(value);
       else if (!posted.has(term)) {
         posted.add(term);

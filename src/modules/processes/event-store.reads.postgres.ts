@@ -67,14 +67,14 @@ export class RowIds {
   private current = { next: 0, end: 0 };
   private readonly blocks: number[] = [];
 
-  /** Makes sure `count` ids can be taken without asking the database. */
-  async reserve(client: pg.PoolClient, count: number): Promise<void> {
+  /** How many blocks to take so that `count` ids can be handed out without asking the database. */
+  blocksMissing(count: number): number {
     const missing = count - (this.current.end - this.current.next) - this.blocks.length * ID_BLOCK;
-    if (missing <= 0) return;
-    const taken = await client.query<{ first: string }>(
-      "SELECT nextval('event_row_ids') AS first FROM generate_series(1, $1)", [Math.ceil(missing / ID_BLOCK)],
-    );
-    this.blocks.push(...taken.rows.map((r) => Number(r.first)));
+    return missing <= 0 ? 0 : Math.ceil(missing / ID_BLOCK);
+  }
+
+  add(firstIds: readonly number[]): void {
+    this.blocks.push(...firstIds);
   }
 
   next(): number {
@@ -85,4 +85,37 @@ export class RowIds {
     }
     return this.current.next++;
   }
+}
+
+/** What a commit learns in its first round trip. */
+export interface LockedSensors {
+  /** Each locked sensor's last committed sequence. */
+  sequences: Map<number, number>;
+  /** The hot partition's lowest segment id. */
+  hotFloor: number;
+  /** The first ids of the row id blocks taken. */
+  idBlocks: number[];
+}
+
+/**
+ * One round trip (with the transaction's BEGIN when `begin`): locks the sensors' rows in id order
+ * (so two commits cannot wait on each other) reading their sequences, reads the hot partition's
+ * floor, and takes `blocks` row id blocks. The ids are integers written into the text, since a
+ * statement with parameters cannot share its round trip with BEGIN.
+ */
+export async function lockSensors(client: pg.PoolClient, sensorIds: readonly number[], blocks: number, begin: boolean): Promise<LockedSensors> {
+  const ids = [...new Set(sensorIds)].sort((a, b) => a - b);
+  if (!ids.every(Number.isSafeInteger) || !Number.isSafeInteger(blocks)) throw new Error('sensor ids and id blocks must be integers');
+  const sql = `${begin ? 'BEGIN; ' : ''}
+    WITH locked AS (SELECT id, last_sequence FROM sensors WHERE id IN (${ids.join(', ')}) ORDER BY id FOR NO KEY UPDATE)
+    SELECT ARRAY(SELECT id FROM locked) AS ids, ARRAY(SELECT last_sequence FROM locked) AS sequences,
+      (SELECT first_segment_id FROM event_partitions WHERE state = 'hot') AS hot,
+      ARRAY(SELECT nextval('event_row_ids') FROM generate_series(1, ${blocks})) AS blocks`;
+  const answer = (await client.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
+  const row = (Array.isArray(answer) ? answer.at(-1)! : answer).rows[0] as { ids: string[]; sequences: string[]; hot: string | null; blocks: string[] };
+  return {
+    sequences: new Map(row.ids.map((id, i) => [Number(id), Number(row.sequences[i])])),
+    hotFloor: Number(row.hot ?? 0),
+    idBlocks: row.blocks.map(Number),
+  };
 }
