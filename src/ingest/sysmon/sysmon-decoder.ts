@@ -63,6 +63,9 @@ const SYSMON_CHANNELS: ReadonlyMap<string, OsType> = new Map([
   ['linux-sysmon/operational', 'linux'],
 ]);
 
+/** The host's name as Carbon Black shows computer_name: without its domain. */
+export const shortName = (hostname: string): string => hostname.split('.')[0]!;
+
 /** `nowMs`: the server's clock, which bounds how far in the future an event may be. */
 export function decodeSysmon(record: SysmonRecord, nowMs: number): Unsettled {
   const id = integer(record, 'EventID', 'EventId', 'event_id');
@@ -112,7 +115,7 @@ export class SysmonDecoder {
     const key = `${osType}:${hostname}`;
     let host = this.hosts.get(key);
     if (host === undefined) {
-      host = { name: hostname.split('.')[0]!, dnsName: hostname, osType };
+      host = { name: shortName(hostname), dnsName: hostname, osType };
       this.hosts.set(key, host);
     }
     return host;

@@ -6,7 +6,7 @@
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { MAX_EVENTS_PER_BATCH } from '../../ingest/event.schemas.js';
 import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
-import { readEvent } from '../../ingest/sysmon/bulk-read.js';
+import { batchHostKey, readEvent } from '../../ingest/sysmon/bulk-read.js';
 import type { SysmonDecoder, SysmonHost, Unsettled } from '../../ingest/sysmon/sysmon-decoder.js';
 import { NOT_FOR_VIGIL, skipCounter, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
 import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
@@ -125,7 +125,7 @@ export class SysmonBatch {
   }
 
   private hostEntry(host: SysmonHost): HostEvents {
-    const key = host.name.toLowerCase();
+    const key = batchHostKey(host.name);
     let entry = this.hosts.get(key);
     if (entry === undefined) {
       entry = { host, events: [], stored: 0, security: [], counters: new Map(), binaries: new Map() };
