@@ -34,6 +34,7 @@ import { ElasticCompatService } from './modules/sysmon/elastic.service.js';
 import { SysmonHosts } from './modules/sysmon/sysmon-hosts.js';
 import { SqlSysmonHostsStore } from './modules/sysmon/sysmon-hosts.store.js';
 import { SysmonIngestService } from './modules/sysmon/sysmon-ingest.service.js';
+import { BulkReaders } from './modules/sysmon/bulk-readers.js';
 import { SensorsService } from './modules/sensors/sensors.service.js';
 import { SqlSensorsStore } from './modules/sensors/sensors.store.js';
 import { IngressHitRates } from './ingest/ingress-filter-metrics.js';
@@ -195,9 +196,10 @@ export async function createContainer(config: Config): Promise<Container> {
   const usersStore = new SqlUsersStore(db);
   const binaries = new BinariesService(new SqlBinariesStore(db), stores.binaryContent, (md5s) => detection.binaryTags(md5s));
   const sysmonHostsStore = new SqlSysmonHostsStore(db);
+  const bulkReaders = new BulkReaders(config.sysmonReaderThreads, config.eventUploadDecodedLimitBytes);
   const sysmon = new SysmonIngestService(
     ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, binaries,
-    config.eventUploadDecodedLimitBytes,
+    config.eventUploadDecodedLimitBytes, bulkReaders,
   );
   const forwarder = buildForwarder(config, db, stores, jobs);
   const services: Services = {
@@ -264,6 +266,7 @@ export async function createContainer(config: Config): Promise<Container> {
     async close() {
       await storage.stop();
       await ingest.flush();
+      await bulkReaders.close();
       await detectionRuntime.close();
       forwarder.runner?.stop();
       await jobs.stop();

@@ -202,6 +202,12 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'How long a write waits for the embedded database\'s write lock (held by the event writer\'s commits, a bulk change, another process) before the request is answered 503 with Retry-After.',
     }),
+    sysmonReaderThreads: Type.Integer({
+      default: 1,
+      minimum: 0,
+      maximum: 16,
+      description: 'Threads that read Sysmon `_bulk` bodies (decompress, parse, map) beside the request thread; 0 reads them on it.',
+    }),
     ingestMaxEventsPerCommit: Type.Integer({
       // Index pages a commit dirties are shared by its batches: 16 batches of 2,000 events per
       // commit write a fifth fewer bytes per event than 10 (bench/RESULTS.md, bench/ingest).

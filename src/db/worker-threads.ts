@@ -63,12 +63,13 @@ export class WorkerClient<Request extends { id: number; kind: string }, Reply ex
     this.worker.on('exit', (code) => this.fail(new Error(`the ${name} thread exited (${code})`)));
   }
 
-  request(request: Without<Request, 'id'>): Promise<Reply> {
+  /** `transfer`: buffers the request hands over to the worker rather than copies. */
+  request(request: Without<Request, 'id'>, transfer: readonly ArrayBuffer[] = []): Promise<Reply> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ ...request, id });
+      this.worker.postMessage({ ...request, id }, transfer);
     });
   }
 

@@ -32,6 +32,20 @@ export type Decoded =
   | { host: SysmonHost; events: SensorEvent[]; security: boolean; binary?: SysmonBinary | undefined }
   | { reason: SysmonSkipReason; detail: string; host?: SysmonHost };
 
+/**
+ * An event as far as it decodes without the decoder's memory, which is all of a Sysmon event: so
+ * it can be read on any thread (as JSON, which keeps no undefined fields) and settled on the one
+ * that remembers. Security events need that memory and are settled whole, from their record.
+ */
+export type Unsettled =
+  | (HostNamed & { events: SensorEvent[]; binary?: SysmonBinary | undefined })
+  | (HostNamed & Refusal)
+  | Refusal
+  | { security: SysmonRecord; id: number };
+
+type HostNamed = { hostname: string; osType: OsType };
+type Refusal = { reason: SysmonSkipReason; detail: string };
+
 /** Times before this are a clock that was never set, not an event. */
 const EARLIEST_MS = Date.UTC(2000, 0, 1);
 /** How far ahead of the server's clock an event may claim to be. */
@@ -49,6 +63,24 @@ const SYSMON_CHANNELS: ReadonlyMap<string, OsType> = new Map([
   ['linux-sysmon/operational', 'linux'],
 ]);
 
+/** The host's name as Carbon Black shows computer_name: without its domain. */
+export const shortName = (hostname: string): string => hostname.split('.')[0]!;
+
+/** `nowMs`: the server's clock, which bounds how far in the future an event may be. */
+export function decodeSysmon(record: SysmonRecord, nowMs: number): Unsettled {
+  const id = integer(record, 'EventID', 'EventId', 'event_id');
+  if (id === undefined) return { reason: 'unknown_event_id', detail: 'the event has no numeric EventID' };
+  const channel = (text(record, 'Channel') ?? '').toLowerCase();
+  if (channel === 'security' && (id === 4688 || id === 4689)) return { security: record, id };
+  const osType = channel === '' ? 'windows' : SYSMON_CHANNELS.get(channel);
+  if (osType === undefined) return { reason: 'not_sysmon', detail: `channel ${text(record, 'Channel')} event ${id}` };
+  const hostname = text(record, 'Hostname', 'Computer')?.trim();
+  if (hostname === undefined) return { reason: 'missing_hostname', detail: 'the event names no Hostname or Computer' };
+  const events = eventsOf(record, id, false, nowMs, (ts) => sysmonEvent(record, id, ts));
+  if ('reason' in events) return { ...events, hostname, osType };
+  return { hostname, osType, events, binary: BINARY_EVENTS.has(id) ? binaryOf(record, id) : undefined };
+}
+
 export class SysmonDecoder {
   private readonly securityStarts = new LRUCache<string, number>({ max: SECURITY_STARTS_KEPT });
   private readonly sysmonHosts = new LRUCache<string, true>({ max: SYSMON_HOSTS_KEPT });
@@ -56,20 +88,18 @@ export class SysmonDecoder {
 
   /** `nowMs`: the server's clock, which bounds how far in the future an event may be. */
   decode(record: SysmonRecord, nowMs: number): Decoded {
-    const id = integer(record, 'EventID', 'EventId', 'event_id');
-    if (id === undefined) return { reason: 'unknown_event_id', detail: 'the event has no numeric EventID' };
-    const channel = (text(record, 'Channel') ?? '').toLowerCase();
-    const security = channel === 'security' && (id === 4688 || id === 4689);
-    const osType = channel === '' ? 'windows' : SYSMON_CHANNELS.get(channel) ?? (security ? 'windows' : undefined);
-    if (osType === undefined) return { reason: 'not_sysmon', detail: `channel ${text(record, 'Channel')} event ${id}` };
-    const hostname = text(record, 'Hostname', 'Computer')?.trim();
-    if (hostname === undefined) return { reason: 'missing_hostname', detail: 'the event names no Hostname or Computer' };
-    const host = this.hostOf(hostname, osType);
+    return this.settle(decodeSysmon(record, nowMs), nowMs);
+  }
+
+  /** An event decoded by decodeSysmon(), here or on another thread, with what this decoder remembers. */
+  settle(unsettled: Unsettled, nowMs: number): Decoded {
+    if ('security' in unsettled) return this.securityEvent(unsettled.security, unsettled.id, nowMs);
+    if (!('hostname' in unsettled)) return unsettled;
+    const host = this.hostOf(unsettled.hostname, unsettled.osType);
     const hostKey = host.dnsName.toLowerCase();
-    if (!security && this.sysmonHosts.get(hostKey) === undefined) this.sysmonHosts.set(hostKey, true);
-    const decoded = this.eventsOf(record, id, security, nowMs, host);
-    if ('reason' in decoded) return { ...decoded, host };
-    return { host, events: decoded, security, binary: BINARY_EVENTS.has(id) && !security ? binaryOf(record, id) : undefined };
+    if (this.sysmonHosts.get(hostKey) === undefined) this.sysmonHosts.set(hostKey, true);
+    if ('reason' in unsettled) return { reason: unsettled.reason, detail: unsettled.detail, host };
+    return { host, events: unsettled.events, security: false, binary: unsettled.binary };
   }
 
   /**
@@ -85,28 +115,23 @@ export class SysmonDecoder {
     const key = `${osType}:${hostname}`;
     let host = this.hosts.get(key);
     if (host === undefined) {
-      host = { name: hostname.split('.')[0]!, dnsName: hostname, osType };
+      host = { name: shortName(hostname), dnsName: hostname, osType };
       this.hosts.set(key, host);
     }
     return host;
   }
 
-  private eventsOf(record: SysmonRecord, id: number, security: boolean, nowMs: number, host: SysmonHost): SensorEvent[] | { reason: SysmonSkipReason; detail: string } {
-    // Sysmon writes UtcTime; Security events only the record's time, which must carry its zone.
-    const time = security ? text(record, '@timestamp', 'TimeCreated', 'EventTime') : text(record, 'UtcTime');
-    const ts = parseTime(time, security ? 'refuse' : 'utc');
-    if (ts === undefined) return { reason: 'missing_time', detail: `no readable ${security ? 'UTC record time' : 'UtcTime'} (${time})` };
-    if (ts < EARLIEST_MS || ts > nowMs + FUTURE_SLACK_MS) {
-      return { reason: 'time_out_of_range', detail: `${new Date(ts).toISOString()} is before 2000 or in the future` };
-    }
-    const mapped = security ? this.securityEvent(record, id, ts, host.dnsName) : sysmonEvent(record, id, ts);
-    if ('reason' in mapped) return mapped;
-    if ('missing' in mapped) return { reason: 'missing_field', detail: `event ${id} has no ${mapped.missing}` };
-    return mapped;
+  private securityEvent(record: SysmonRecord, id: number, nowMs: number): Decoded {
+    const hostname = text(record, 'Hostname', 'Computer')?.trim();
+    if (hostname === undefined) return { reason: 'missing_hostname', detail: 'the event names no Hostname or Computer' };
+    const host = this.hostOf(hostname, 'windows');
+    const events = eventsOf(record, id, true, nowMs, (ts) => this.securityProcess(record, id, ts, host.dnsName));
+    if ('reason' in events) return { ...events, host };
+    return { host, events, security: true, binary: undefined };
   }
 
   /** 4688 starts a process and 4689 ends it, both with hexadecimal process ids. */
-  private securityEvent(record: SysmonRecord, id: number, ts: number, host: string): Mapped | { reason: SysmonSkipReason; detail: string } {
+  private securityProcess(record: SysmonRecord, id: number, ts: number, host: string): Mapped | Refusal {
     if (id === 4689) {
       const pid = integer(record, 'ProcessId');
       if (pid === undefined) return { missing: 'ProcessId' };
@@ -131,12 +156,27 @@ export class SysmonDecoder {
   }
 }
 
+/** The event's time checked, then its mapping's events, or why there are none. */
+function eventsOf(record: SysmonRecord, id: number, security: boolean, nowMs: number, map: (ts: number) => Mapped | Refusal): SensorEvent[] | Refusal {
+  // Sysmon writes UtcTime; Security events only the record's time, which must carry its zone.
+  const time = security ? text(record, '@timestamp', 'TimeCreated', 'EventTime') : text(record, 'UtcTime');
+  const ts = parseTime(time, security ? 'refuse' : 'utc');
+  if (ts === undefined) return { reason: 'missing_time', detail: `no readable ${security ? 'UTC record time' : 'UtcTime'} (${time})` };
+  if (ts < EARLIEST_MS || ts > nowMs + FUTURE_SLACK_MS) {
+    return { reason: 'time_out_of_range', detail: `${new Date(ts).toISOString()} is before 2000 or in the future` };
+  }
+  const mapped = map(ts);
+  if ('reason' in mapped) return mapped;
+  if ('missing' in mapped) return { reason: 'missing_field', detail: `event ${id} has no ${mapped.missing}` };
+  return mapped;
+}
+
 /** Which fields name the acting process, per event id (8 and 10 name a source and a target). */
 function actorFields(id: number): [guid: string[], pid: string] {
   return id === 8 || id === 10 ? [['SourceProcessGuid', 'SourceProcessGUID'], 'SourceProcessId'] : [['ProcessGuid'], 'ProcessId'];
 }
 
-function sysmonEvent(record: SysmonRecord, id: number, ts: number): Mapped | { reason: SysmonSkipReason; detail: string } {
+function sysmonEvent(record: SysmonRecord, id: number, ts: number): Mapped | Refusal {
   if (id === 6) return driverLoad(record, ts);
   const mapper = SYSMON_MAPPERS.get(id);
   if (mapper === undefined) return { reason: 'unmapped_event_id', detail: `Sysmon event ${id} has no Vigil event` };

@@ -6,8 +6,8 @@
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { MAX_EVENTS_PER_BATCH } from '../../ingest/event.schemas.js';
 import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
-import type { SysmonDecoder, SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
-import { flatten } from '../../ingest/sysmon/sysmon-shapes.js';
+import { batchHostKey, readEvent } from '../../ingest/sysmon/bulk-read.js';
+import type { SysmonDecoder, SysmonHost, Unsettled } from '../../ingest/sysmon/sysmon-decoder.js';
 import { NOT_FOR_VIGIL, skipCounter, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
 import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
 
@@ -50,13 +50,13 @@ export class SysmonBatch {
 
   /** Decodes one event, in any shape flatten() reads; answers why, when it is not kept. */
   add(line: number, document: Record<string, unknown>): Skip | undefined {
+    return this.settle(line, readEvent(document, this.nowMs));
+  }
+
+  /** An event read as far as it can be elsewhere (readEvent, maybe on a reader thread), settled by this batch's decoder. */
+  settle(line: number, unsettled: Unsettled): Skip | undefined {
     this.read++;
-    const flat = flatten(document);
-    if ('malformed' in flat) {
-      this.skip(line, 'malformed_xml', flat.malformed, undefined);
-      return { reason: 'malformed_xml', detail: flat.malformed };
-    }
-    const decoded = this.decoder.decode(flat.record, this.nowMs);
+    const decoded = this.decoder.settle(unsettled, this.nowMs);
     if ('reason' in decoded) {
       this.skip(line, decoded.reason, decoded.detail, decoded.host);
       return decoded;
@@ -125,7 +125,7 @@ export class SysmonBatch {
   }
 
   private hostEntry(host: SysmonHost): HostEvents {
-    const key = host.name.toLowerCase();
+    const key = batchHostKey(host.name);
     let entry = this.hosts.get(key);
     if (entry === undefined) {
       entry = { host, events: [], stored: 0, security: [], counters: new Map(), binaries: new Map() };

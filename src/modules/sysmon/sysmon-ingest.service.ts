@@ -4,16 +4,15 @@
  * ordinary ingest pipeline, each host being a sensor of the key's group (sysmon-hosts.ts).
  * Nothing here knows HTTP; bodies arrive as bytes with their Content-Encoding.
  */
-import { webcrypto } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
-import { decompress, decompressBytes } from '../../ingest/decode.js';
+import { decompress } from '../../ingest/decode.js';
 import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { SysmonDecoder, type SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
-import { bulkItems } from '../../ingest/sysmon/bulk-lines.js';
 import { jsonLines } from '../../ingest/sysmon/sysmon-lines.js';
 import { bulkReply, type ItemOutcome, type ReplyShape } from './bulk-reply.js';
+import type { BulkReaders } from './bulk-readers.js';
 import type { IngestKeyIdentity } from '../../domain/ingest-key.js';
 import type { IngestPipeline } from '../../ingest/pipeline.js';
 import { SysmonBatch, type SysmonSink } from './sysmon-batch.js';
@@ -40,6 +39,7 @@ export class SysmonIngestService implements SysmonSink {
     private readonly batches: SysmonHostsStore,
     private readonly binaries: BinaryRecorder,
     private readonly maxDecodedBytes: number,
+    private readonly readers: BulkReaders,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -66,21 +66,19 @@ export class SysmonIngestService implements SysmonSink {
    */
   async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined, shape: ReplyShape = 'full'): Promise<string> {
     const started = this.now();
-    const body = await decompressBytes(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
+    const { digest, items } = await this.readers.read(raw, contentEncoding, started);
     // Beats send a batch again, byte for byte, when an answer was lost: stored once all the same.
-    // WebCrypto hashes on the thread pool, off the request thread that reading the events keeps busy.
-    const digest = `bulk:${Buffer.from(await webcrypto.subtle.digest('SHA-1', body)).toString('hex')}`;
     const duplicate = await this.batches.batchStored(key.groupId, digest);
     const batch = new SysmonBatch(this.decoder, started);
     const outcomes: ItemOutcome[] = [];
-    for (const { head, ...item } of bulkItems(body)) {
+    for (const { head, ...item } of items) {
       if (duplicate) {
         outcomes.push({ head, reason: 'already_stored', detail: 'this bulk body was stored before' });
       } else if ('refused' in item) {
         batch.refuse(head.line, 'malformed_line', item.refused);
         outcomes.push({ head, reason: 'malformed_line', detail: item.refused });
       } else {
-        const skip = batch.add(head.line, item.document);
+        const skip = batch.settle(head.line, item.decoded);
         outcomes.push({ head, reason: skip?.reason, detail: skip?.detail ?? '' });
       }
     }
