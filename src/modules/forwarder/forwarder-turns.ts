@@ -17,8 +17,9 @@ export interface TurnOptions {
   /** Where file outputs write (forwarderFileDir). */
   fileDir: string;
   /**
-   * The most of its time an output spends delivering while it is behind (0–1): after each batch
-   * it rests so long that its batches take at most this share, leaving the rest to ingest.
+   * The most of a core the forwarder's thread takes while outputs are behind (0–1): after each
+   * batch an output rests so long that the thread's work in that time (not its waits for a
+   * receiver, a disk or a lock, which take no core) is at most this share, leaving ingest the rest.
    */
   maxBusyShare: number;
   now?: () => number;
@@ -101,7 +102,7 @@ export class OutputTurns {
     let next: Promise<SourceBatch | undefined> | undefined = read(after);
     let readAny = false;
     for (let i = 0; i < BATCHES_PER_TURN && next !== undefined && !this.stopped; i++) {
-      const began = performance.now();
+      const began = performance.eventLoopUtilization();
       const batch: SourceBatch | undefined = await next;
       if (batch === undefined) break;
       readAny = true;
@@ -118,13 +119,13 @@ export class OutputTurns {
       await this.store.advance(record.id, name, batch.last, batch.records.length, this.now());
       running.cursors.set(name, batch.last);
       after = batch.last;
-      await this.rest(performance.now() - began);
+      await this.rest(performance.eventLoopUtilization(began).active);
     }
     next?.catch(() => undefined);
     return readAny;
   }
 
-  /** After a batch that took `busyMs`: the pause that keeps this output within its busy share. */
+  /** After a batch that kept the thread busy `busyMs`: the pause that keeps it within its share. */
   private async rest(busyMs: number): Promise<void> {
     const share = this.options.maxBusyShare;
     if (share < 1 && !this.stopped) await this.sleep(busyMs * (1 / share - 1));
