@@ -10,6 +10,7 @@
 import type { JobScheduler, ScheduledJob } from '../../jobs/leased-jobs.js';
 import type { ForwarderStore, OutputRecord } from './forwarder.store.js';
 import type { Turns } from './forwarder-turns.threaded.js';
+import { Pauses } from './pauses.js';
 
 export interface ForwarderRunnerOptions {
   pollMs: number;
@@ -21,7 +22,7 @@ const MAX_BACKOFF_MS = 30_000;
 
 export class ForwarderRunner {
   private readonly scheduled = new Map<number, ScheduledJob>();
-  private readonly wakers = new Set<() => void>();
+  private readonly pauses = new Pauses();
   private syncTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -46,7 +47,7 @@ export class ForwarderRunner {
     for (const job of this.scheduled.values()) job.cancel();
     this.scheduled.clear();
     this.turns.stop();
-    for (const wake of this.wakers) wake();
+    this.pauses.wakeAll();
   }
 
   /** Ends the forwarder's thread; call once the job scheduler has stopped. */
@@ -94,23 +95,11 @@ export class ForwarderRunner {
           delivered = false;
         }
         // Caught up, or failing: wait (longer after each failure in a row) before looking again.
-        if (!delivered) await this.sleep(failures === 0 ? this.options.pollMs : Math.min(this.options.pollMs * 2 ** failures, MAX_BACKOFF_MS));
+        if (!delivered) await this.pauses.sleep(failures === 0 ? this.options.pollMs : Math.min(this.options.pollMs * 2 ** failures, MAX_BACKOFF_MS));
       }
     } finally {
       // Another server may hold the output next: this one reads its cursors again when it is back.
       await this.turns.release(id).catch(() => undefined);
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.wakers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.wakers.add(wake);
-    });
   }
 }

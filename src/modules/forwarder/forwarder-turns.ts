@@ -10,6 +10,7 @@ import type { ForwarderStore, OutputRecord } from './forwarder.store.js';
 import { buildOutput, eventsOf, outputSources, type SourceSet } from './forwarder-outputs.js';
 import type { ForwardSource, Position, SourceBatch, SourceName } from './forwarder-sources.js';
 import { describeError, type ForwardOutput } from './outputs/output.js';
+import { Pauses } from './pauses.js';
 
 export interface TurnOptions {
   batchSize: number;
@@ -37,7 +38,7 @@ interface RunningOutput {
 
 export class OutputTurns {
   private readonly running = new Map<number, RunningOutput>();
-  private readonly wakers = new Set<() => void>();
+  private readonly pauses = new Pauses();
   private stopped = false;
   private readonly now: () => number;
 
@@ -68,7 +69,7 @@ export class OutputTurns {
   /** Ends turns at their next batch and stops resting. */
   stop(): void {
     this.stopped = true;
-    for (const wake of this.wakers) wake();
+    this.pauses.wakeAll();
   }
 
   async close(): Promise<void> {
@@ -128,18 +129,6 @@ export class OutputTurns {
   /** After a batch that kept the thread busy `busyMs`: the pause that keeps it within its share. */
   private async rest(busyMs: number): Promise<void> {
     const share = this.options.maxBusyShare;
-    if (share < 1 && !this.stopped) await this.sleep(busyMs * (1 / share - 1));
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.wakers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.wakers.add(wake);
-    });
+    if (share < 1 && !this.stopped) await this.pauses.sleep(busyMs * (1 / share - 1));
   }
 }
