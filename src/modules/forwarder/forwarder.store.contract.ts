@@ -18,7 +18,7 @@ import { SqlForwarderStore } from './forwarder.store.js';
 const ORIGIN = { serverName: 'vigil-test', version: '1.0.0' };
 const FILE_OUTPUT = { name: 'archive', enabled: true, kind: 'file', format: 'json', settings: { path: '/tmp/a.json' }, sources: { events_alert: true } };
 
-async function addAlert(db: SqlDatabase, id: number, createdMs: number): Promise<void> {
+export async function addAlert(db: SqlDatabase, id: number, createdMs: number): Promise<void> {
   await db.run(
     `INSERT INTO alerts (id, unique_id, alert_type, created_ms, watchlist_id, watchlist_name, feed_id, feed_name, report_score,
        feed_rating, sensor_criticality, ioc_confidence, alert_severity, ioc_type, ioc_value, ioc_attr, total_hosts, hostname, md5)
@@ -27,8 +27,8 @@ async function addAlert(db: SqlDatabase, id: number, createdMs: number): Promise
   );
 }
 
-/** cb-event-forwarder's plain HTTP receiver that answers its `failing` request (1-based) with 503. */
-async function startReceiver(failing: number): Promise<{ url: string; received: string[]; close(): void }> {
+/** cb-event-forwarder's plain HTTP receiver that answers its `failing` request (1-based; none by default) with 503. */
+export async function startReceiver(failing = 0): Promise<{ url: string; received: string[]; close(): void }> {
   const received: string[] = [];
   let requests = 0;
   const server = http.createServer((req, res) => {
