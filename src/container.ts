@@ -82,6 +82,7 @@ import { SqlWatchlistsStore } from './modules/watchlists/watchlists.store.js';
 import { VIGIL_VERSION } from './version.js';
 import { ForwarderRunner } from './modules/forwarder/forwarder-runner.js';
 import { ForwarderService } from './modules/forwarder/forwarder.service.js';
+import { ThreadedTurns } from './modules/forwarder/forwarder-turns.threaded.js';
 import { sqlSources } from './modules/forwarder/forwarder-sources.js';
 import { SqlForwarderStore } from './modules/forwarder/forwarder.store.js';
 import { openPostgresStores } from './wiring/postgres.js';
@@ -270,6 +271,7 @@ export async function createContainer(config: Config): Promise<Container> {
       await detectionRuntime.close();
       forwarder.runner?.stop();
       await jobs.stop();
+      await forwarder.runner?.close();
       await (await liveResponse.listening)?.close();
       await stores.close();
     },
@@ -286,12 +288,16 @@ function buildForwarder(config: Config, db: SqlDatabase, stores: DatabaseStores,
   const fileDir = resolve(config.forwarderFileDir || join(config.dataDir, 'forwarder'));
   const sources = { sql: sqlSources(db, origin, config.checkinIntervalSeconds * 1000), raw: stores.forwarderRawEvents(origin) };
   const runner = config.forwarderEnabled
-    ? new ForwarderRunner(store, sources, jobs, {
-      pollMs: config.forwarderPollMs,
+    ? new ForwarderRunner(store, new ThreadedTurns({
+      connection: stores.forwarderConnection,
+      origin,
+      checkinIntervalMs: config.checkinIntervalSeconds * 1000,
       batchSize: config.forwarderBatchSize,
       horizonMs: config.forwarderCommitHorizonMs,
       maxBusyShare: config.forwarderMaxBusyShare,
       fileDir,
+    }), jobs, {
+      pollMs: config.forwarderPollMs,
       onError: (output, error) => process.emitWarning(`forwarder output ${output}: ${error instanceof Error ? error.message : String(error)}`),
     })
     : undefined;

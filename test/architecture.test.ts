@@ -152,6 +152,7 @@ const SQLITE_BY_REASON: Readonly<Record<string, string>> = {
   'db/wal-checkpointer.worker.ts': 'the thread that copies the WAL back into the SQLite file, on a connection of its own',
   'modules/processes/event-writer.worker.ts': 'the event writer thread, owner of the SQLite write connection (ADR 0005)',
   'modules/alerts/alert-changes.worker.ts': 'the bulk alert change thread, on a SQLite connection of its own',
+  'modules/forwarder/forwarder-turns.worker.ts': 'the forwarder\'s thread, on a connection of its own to either database',
 };
 
 /** The SQLite wiring: where the container gets the embedded store's implementations. */

@@ -7,9 +7,13 @@
  *   npm run build && node --import tsx bench/forwarder/run.ts [--sensors 32] [--duration 60] [--batch-size 2000] [--seed 1] [--rounds 2]
  *
  * Prints one JSON line per run and a summary: events/s each way over all rounds, the cost in percent, how many
- * records each output delivered and how far behind it was when ingest ended, and the load
- * average. The HEC receiver only counts lines (one envelope each), so that it takes little of the
- * two cores it shares with the server and the simulator.
+ * records each output delivered, how far behind it was when ingest ended and how that lag moved
+ * during the run (sampled every 5 s; the trend is the least-squares slope over the run's second
+ * half, seconds of lag per second: near 0 keeps up, 1 stands still), and the load average. The
+ * HEC receiver only inflates and counts lines (one envelope each), so that it takes little of the
+ * two cores it shares with the server and the simulator. `--share` sets forwarderMaxBusyShare.
+ *
+ *   npm run build && node --import tsx bench/forwarder/run.ts --duration 60 --rounds 1 --share 1
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +21,7 @@ import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { request } from 'node:https';
 import { dirname, join } from 'node:path';
+import { createGunzip } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -29,17 +34,19 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '2000' },
     seed: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '2' },
+    share: { type: 'string' },
   },
 });
 
-/** A HEC that accepts everything and counts the envelopes (one a line). */
+/** A HEC that accepts everything and counts the envelopes (one a line), inflating gzip bodies. */
 async function startCountingHec(): Promise<{ url: string; count: () => number; close: () => void }> {
   let lines = 0;
   const server = createServer((req, res) => {
-    req.on('data', (chunk: Buffer) => {
+    const body = req.headers['content-encoding'] === 'gzip' ? req.pipe(createGunzip()) : req;
+    body.on('data', (chunk: Buffer) => {
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
     });
-    req.on('end', () => {
+    body.on('end', () => {
       // The last envelope of a body has no newline after it.
       lines++;
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"Success","code":0}');
@@ -61,6 +68,25 @@ function api(url: string, token: string, ca: Buffer, method: string, path: strin
   });
 }
 
+async function outputStatus(url: string, token: string, ca: Buffer, id: number): Promise<{ lag_seconds: number; forwarded: number }> {
+  const state = await api(url, token, ca, 'GET', `/api/v1/forwarder/outputs/${id}/status`) as { sources: { lag_seconds: number; forwarded: number }[] };
+  return { lag_seconds: state.sources[0]?.lag_seconds ?? 0, forwarded: state.sources[0]?.forwarded ?? 0 };
+}
+
+async function sampleLag(url: string, token: string, ca: Buffer, outputs: { id: number }[], atS: number, samples: Map<number, [number, number][]>): Promise<void> {
+  for (const output of outputs) samples.get(output.id)!.push([atS, (await outputStatus(url, token, ca, output.id)).lag_seconds]);
+}
+
+/** Least-squares slope of lag over time: seconds of lag gained per second of run. */
+function trend(points: readonly [number, number][]): number | null {
+  if (points.length < 2) return null;
+  const meanT = points.reduce((sum, [t]) => sum + t, 0) / points.length;
+  const meanL = points.reduce((sum, [, l]) => sum + l, 0) / points.length;
+  const covariance = points.reduce((sum, [t, l]) => sum + (t - meanT) * (l - meanL), 0);
+  const variance = points.reduce((sum, [t]) => sum + (t - meanT) ** 2, 0);
+  return Math.round((covariance / variance) * 1000) / 1000;
+}
+
 /** Lines in the output file and the files it rotated to. */
 async function countLines(dir: string): Promise<number> {
   let lines = 0;
@@ -75,7 +101,8 @@ async function countLines(dir: string): Promise<number> {
 async function run(forwarding: boolean): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-forwarder-'));
   const hec = await startCountingHec();
-  const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = values.share === undefined ? process.env : { ...process.env, VIGIL_FORWARDER_MAX_BUSY_SHARE: values.share };
+  const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';
@@ -101,12 +128,20 @@ async function run(forwarding: boolean): Promise<Record<string, unknown>> {
     ], { stdio: ['ignore', 'pipe', 'inherit'] });
     let report = '';
     simulator.stdout.on('data', (chunk: Buffer) => (report += chunk.toString()));
+    const began = Date.now();
+    const samples = new Map(outputs.map((output) => [output.id, [] as [number, number][]]));
+    const sampler = setInterval(() => void sampleLag(url, token, ca, outputs, (Date.now() - began) / 1000, samples), 5000);
     const status = await new Promise<number | null>((resolve) => simulator.on('exit', resolve));
+    clearInterval(sampler);
     if (status !== 0) throw new Error(`simulator exited with ${status}`);
     const summary = JSON.parse(report.trim().split('\n').at(-1)!) as { events_per_s: number; events_acknowledged: number };
     const lag = await Promise.all(outputs.map(async (output) => {
-      const state = await api(url, token, ca, 'GET', `/api/v1/forwarder/outputs/${output.id}/status`) as { sources: { lag_seconds: number; forwarded: number }[] };
-      return { output: output.name, forwarded_at_end: state.sources[0]?.forwarded ?? 0, lag_seconds_at_end: state.sources[0]?.lag_seconds ?? 0 };
+      const state = await outputStatus(url, token, ca, output.id);
+      const series = samples.get(output.id)!;
+      return {
+        output: output.name, forwarded_at_end: state.forwarded, lag_seconds_at_end: state.lag_seconds,
+        lag_trend: trend(series.slice(Math.floor(series.length / 2))), lag_samples: series.map(([, lagS]) => Math.round(lagS)),
+      };
     }));
     return {
       forwarding, ...summary, load_average_at_start: load.map((l) => Math.round(l * 100) / 100), load_average_at_end: loadavg().map((l) => Math.round(l * 100) / 100),
@@ -137,4 +172,6 @@ const [without, withForwarding] = [total(false), total(true)];
 console.log(JSON.stringify({
   events_per_s_without: Math.round(without), events_per_s_forwarding: Math.round(withForwarding),
   cost_percent: Math.round((1 - withForwarding / without) * 1000) / 10,
+  lag_at_end: runs.filter((r) => r.forwarding).map((r) => (r.outputs as { output: string; lag_seconds_at_end: number; lag_trend: number | null }[])
+    .map(({ output, lag_seconds_at_end, lag_trend }) => ({ output, lag_seconds_at_end, lag_trend }))),
 }));

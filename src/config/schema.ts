@@ -325,7 +325,7 @@ export const ConfigSchema = Type.Object(
       description: 'How often each forwarder output looks for records after its cursor, when it has caught up.',
     }),
     forwarderBatchSize: Type.Integer({
-      default: 500,
+      default: 2000,
       minimum: 1,
       maximum: 100000,
       description: 'Most records (raw events: event chunks) one forwarder delivery carries; a restart repeats at most one batch.',
@@ -339,7 +339,7 @@ export const ConfigSchema = Type.Object(
       default: 0.2,
       minimum: 0.01,
       maximum: 1,
-      description: 'The most of its time each forwarder output spends delivering while it is behind: it rests between batches so that forwarding leaves ingest the rest (1: no rest). An output that cannot keep up at this share falls behind and catches up when ingest slows; its status shows the lag.',
+      description: 'The most of a core the forwarder\'s thread works while outputs are behind: each output rests between batches so that the thread\'s work (not its waits for receivers, disks or locks) leaves ingest the rest (1: no rest). An output that cannot keep up at this share falls behind and catches up when ingest slows; its status shows the lag.',
     }),
     forwarderFileDir: Type.String({
       default: '',

@@ -82,6 +82,7 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
     liveResponseFiles: new SqlLiveResponseContent(db, config.liveResponseFileLimitBytes),
     commandNotices,
     forwarderRawEvents: (origin) => new RawEventSource(db, postgresChunkLoader(), origin),
+    forwarderConnection: { dialect: 'postgres', url: config.databaseUrl!, statementTimeoutMs: config.databaseStatementTimeoutMs },
     async close() {
       pagingSnapshots.close();
       await events.close();

@@ -75,6 +75,7 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
     binaryContent: new BinaryContentStore(join(config.dataDir, 'binaries')),
     liveResponseFiles: new LiveResponseFiles(join(config.dataDir, 'live-response'), config.liveResponseFileLimitBytes),
     forwarderRawEvents: (origin) => new RawEventSource(db, sqliteChunkLoader(db), origin),
+    forwarderConnection: { dialect: 'sqlite', file, lockWait: db.lockWait, pageCacheMb: config.sqlitePageCacheMb },
     async close() {
       await alertChanges.close();
       await searchPool.close();

@@ -21,6 +21,7 @@ import type { PartitionsStore, PartitionWriter } from '../modules/partitions/par
 import type { SensorEvent } from '../ingest/event.schemas.js';
 import type { RecordOrigin } from '../modules/forwarder/forwarder-records.js';
 import type { ForwardSource } from '../modules/forwarder/forwarder-sources.js';
+import type { ForwarderConnection } from '../modules/forwarder/forwarder-turns.worker.js';
 import type { DiskSpace } from '../modules/partitions/storage-maintenance.js';
 import type { ProcessDetailStore } from '../modules/processes/process-detail.store.js';
 import type { EventListStore } from '../modules/processes/process-events.store.js';
@@ -71,6 +72,8 @@ export interface DatabaseStores {
   /** News of finished live-response commands between the servers on one database; none on the embedded store. */
   commandNotices?: CommandNoticeChannel | undefined;
   forwarderRawEvents: ForwarderRawEvents;
+  /** How the forwarder's thread opens a connection of its own to this database. */
+  forwarderConnection: ForwarderConnection;
   /** Releases what the wiring started, the database last; after the services' own work has stopped. */
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { loadOrCreateCertificate, type TlsMaterial } from '../../src/http/tls.js';
 import { tempDir } from './temp.js';
 
@@ -25,12 +26,14 @@ export interface HecReceiver {
   /** Status to answer instead of 200 (e.g. 503 while "down"); undefined: accept. */
   failWith: number | undefined;
   requests: number;
+  /** Each accepted request's Content-Encoding (HEC inflates gzip). */
+  encodings: (string | undefined)[];
   close(): Promise<void>;
 }
 
 /** A Splunk HEC: POST bodies of concatenated envelopes, `Authorization: Splunk <token>` required. */
 export async function startHecReceiver(token: string, tlsMaterial?: TlsMaterial): Promise<HecReceiver> {
-  const receiver: HecReceiver = { url: '', events: [], envelopes: [], failWith: undefined, requests: 0, close: async () => undefined };
+  const receiver: HecReceiver = { url: '', events: [], envelopes: [], failWith: undefined, requests: 0, encodings: [], close: async () => undefined };
   const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -44,7 +47,10 @@ export async function startHecReceiver(token: string, tlsMaterial?: TlsMaterial)
         res.writeHead(receiver.failWith, { 'content-type': 'application/json' }).end('{"text":"Server is busy","code":9}');
         return;
       }
-      const text = Buffer.concat(chunks).toString('utf8');
+      const body = Buffer.concat(chunks);
+      const encoding = req.headers['content-encoding'];
+      receiver.encodings.push(encoding);
+      const text = (encoding === 'gzip' ? gunzipSync(body) : body).toString('utf8');
       for (const line of text.split('\n').filter((l) => l.trim() !== '')) {
         const envelope = JSON.parse(line) as Record<string, unknown>;
         receiver.envelopes.push(envelope);

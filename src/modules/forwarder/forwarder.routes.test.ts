@@ -119,6 +119,7 @@ describe('forwarder outputs', () => {
       assert.equal(netconn.remote_port, 443);
       assert.equal(netconn.sensor_id, sensor.id);
       assert.equal(hec.envelopes[0]!.sourcetype, 'bit9:carbonblack:json');
+      assert.deepEqual(new Set(hec.encodings), new Set(['gzip']), 'HEC bodies travel gzip-compressed');
 
       const healthy = (await api('GET', `/api/v1/forwarder/outputs/${output.id}/status`)).json() as { healthy: boolean; sources: { forwarded: number }[] };
       assert.equal(healthy.healthy, true);

@@ -3,16 +3,31 @@
  * - Splunk HTTP Event Collector (a `splunkToken` is set): `Authorization: Splunk <token>` and
  *   one HEC event envelope per record, `{"time", "host", "source", "sourcetype", "event"}`,
  *   concatenated as HEC takes them.
+ *   HEC bodies are gzip-compressed (`Content-Encoding: gzip`, which HEC accepts): raw events
+ *   compress tenfold, and loopback aside the network is what a forwarder of every event fills.
  * - Otherwise cb-event-forwarder's default HTTP body, `{"service": "carbonblack", "alerts": [...]}`
- *   for JSON, or one LEEF record per line.
+ *   for JSON, or one LEEF record per line, uncompressed (a plain receiver may not inflate).
+ *
+ * A batch goes in requests of at most REQUEST_CHARS of text, a few at a time, and is delivered
+ * when every one of them was answered 2xx.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { hostname } from 'node:os';
+import { promisify } from 'node:util';
+import { constants, gzip } from 'node:zlib';
 import { encodeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
 import { DeliveryError, type ForwardOutput } from './output.js';
 
-const RECORDS_PER_REQUEST = 1000;
+/**
+ * Characters of text per request (about as many bytes), before compression: under HEC's max_content_length as older Splunk releases
+ * set it (1 MB), so that no receiver refuses a request for its size.
+ */
+const REQUEST_CHARS = 1_000_000;
+/** Requests of one batch in flight at a time: the receiver works on one while the next travels. */
+const REQUESTS_IN_FLIGHT = 4;
+
+const gzipped = promisify(gzip);
 
 export interface HttpOutputSettings {
   url: string;
@@ -27,49 +42,81 @@ export interface HttpOutputSettings {
 
 export class HttpOutput implements ForwardOutput {
   private readonly agent: http.Agent;
-  private readonly host = hostname();
+  /** The part of a HEC envelope that is the same for every record. */
+  private readonly envelopeHead: string;
 
   constructor(private readonly settings: HttpOutputSettings, private readonly format: ForwardFormat) {
     const url = new URL(settings.url);
     this.agent = url.protocol === 'https:'
       ? new https.Agent({ keepAlive: true, ca: settings.caCert, rejectUnauthorized: !settings.insecure })
       : new http.Agent({ keepAlive: true });
+    const sourcetype = settings.sourcetype ?? (format === 'json' ? 'bit9:carbonblack:json' : 'bit9:carbonblack:leef');
+    this.envelopeHead = `"host":${JSON.stringify(hostname())},"source":"vigil","sourcetype":${JSON.stringify(sourcetype)},"event":`;
   }
 
   async send(records: readonly Forwardable[]): Promise<void> {
-    // A batch of raw events can hold tens of thousands: receivers limit a request's size (HEC's
-    // max_content_length), so it goes in requests of at most RECORDS_PER_REQUEST.
-    for (let start = 0; start < records.length; start += RECORDS_PER_REQUEST) {
-      const { body, contentType } = this.body(records.slice(start, start + RECORDS_PER_REQUEST));
-      const headers: Record<string, string> = { ...this.settings.headers, 'content-type': contentType };
-      if (this.settings.splunkToken !== undefined) headers.authorization = `Splunk ${this.settings.splunkToken}`;
-      await this.post(body, headers);
+    const headers: Record<string, string> = { ...this.settings.headers, 'content-type': this.contentType() };
+    if (this.settings.splunkToken !== undefined) {
+      headers.authorization = `Splunk ${this.settings.splunkToken}`;
+      headers['content-encoding'] = 'gzip';
     }
+    const bodies = this.bodies(records);
+    let next = 0;
+    const sender = async () => {
+      while (next < bodies.length) await this.post(await this.compressed(bodies[next++]!), headers);
+    };
+    await Promise.all(Array.from({ length: Math.min(REQUESTS_IN_FLIGHT, bodies.length) }, sender));
   }
 
   async close(): Promise<void> {
     this.agent.destroy();
   }
 
-  private body(records: readonly Forwardable[]): { body: string; contentType: string } {
-    if (this.settings.splunkToken !== undefined) {
-      const sourcetype = this.settings.sourcetype ?? (this.format === 'json' ? 'bit9:carbonblack:json' : 'bit9:carbonblack:leef');
-      // Envelopes are joined as text around each record's JSON, which outputs share (encodeRecord).
-      const head = `"host":${JSON.stringify(this.host)},"source":"vigil","sourcetype":${JSON.stringify(sourcetype)},"event":`;
-      const body = records.map((record) => {
-        const time = typeof record.timestamp === 'number' ? `"time":${record.timestamp},` : '';
-        const event = this.format === 'json' ? encodeRecord(record, 'json') : JSON.stringify(encodeRecord(record, 'leef'));
-        return `{${time}${head}${event}}`;
-      }).join('\n');
-      return { body, contentType: 'application/json' };
-    }
-    if (this.format === 'json') {
-      return { body: `{"service":"carbonblack","alerts":[${records.map((record) => encodeRecord(record, 'json')).join(',')}]}`, contentType: 'application/json' };
-    }
-    return { body: records.map((record) => encodeRecord(record, 'leef')).join('\n') + '\n', contentType: 'text/plain; charset=utf-8' };
+  private contentType(): string {
+    return this.settings.splunkToken === undefined && this.format === 'leef' ? 'text/plain; charset=utf-8' : 'application/json';
   }
 
-  private post(body: string, headers: Record<string, string>): Promise<void> {
+  private compressed(body: string): Promise<Buffer | string> {
+    return this.settings.splunkToken === undefined ? Promise.resolve(body) : gzipped(body, { level: constants.Z_BEST_SPEED });
+  }
+
+  /** The batch's request bodies, each of at most REQUEST_CHARS (one record over it goes alone). */
+  private bodies(records: readonly Forwardable[]): string[] {
+    const { head, separator, tail } = this.frame();
+    const bodies: string[] = [];
+    let parts: string[] = [];
+    let length = 0;
+    for (const record of records) {
+      const part = this.part(record);
+      if (parts.length > 0 && length + part.length > REQUEST_CHARS) {
+        bodies.push(head + parts.join(separator) + tail);
+        parts = [];
+        length = 0;
+      }
+      parts.push(part);
+      length += part.length + 1;
+    }
+    if (parts.length > 0) bodies.push(head + parts.join(separator) + tail);
+    return bodies;
+  }
+
+  /** What surrounds and separates the records of a body. */
+  private frame(): { head: string; separator: string; tail: string } {
+    if (this.settings.splunkToken !== undefined) return { head: '', separator: '\n', tail: '' };
+    if (this.format === 'json') return { head: '{"service":"carbonblack","alerts":[', separator: ',', tail: ']}' };
+    return { head: '', separator: '\n', tail: '\n' };
+  }
+
+  /** One record's text in a body: a HEC envelope around it with a token, the record itself without. */
+  private part(record: Forwardable): string {
+    if (this.settings.splunkToken === undefined) return encodeRecord(record, this.format);
+    const time = typeof record.timestamp === 'number' ? `"time":${record.timestamp},` : '';
+    // Envelopes are joined as text around each record's JSON, which outputs share (encodeRecord).
+    const event = this.format === 'json' ? encodeRecord(record, 'json') : JSON.stringify(encodeRecord(record, 'leef'));
+    return `{${time}${this.envelopeHead}${event}}`;
+  }
+
+  private post(body: Buffer | string, headers: Record<string, string>): Promise<void> {
     const url = new URL(this.settings.url);
     const request = url.protocol === 'https:' ? https.request : http.request;
     return new Promise((resolve, reject) => {

@@ -1,0 +1,55 @@
+/**
+ * The HTTP output against a real receiver on loopback: a large batch of HEC events travels in
+ * several gzip-compressed requests, a few at a time, and arrives whole.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { after, before, it } from 'node:test';
+import { HttpOutput } from './http-output.js';
+
+let server: http.Server;
+let url: string;
+const received: Record<string, unknown>[] = [];
+let inFlight = 0;
+let mostInFlight = 0;
+let requests = 0;
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    inFlight++;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      requests++;
+      assert.equal(req.headers['content-encoding'], 'gzip');
+      for (const line of gunzipSync(Buffer.concat(chunks)).toString('utf8').split('\n')) {
+        received.push((JSON.parse(line) as { event: Record<string, unknown> }).event);
+      }
+      // Answering a little later lets the next requests arrive meanwhile, as a busy receiver does.
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200).end('{"text":"Success","code":0}');
+      }, 20);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/services/collector/event`;
+});
+
+after(() => server.close());
+
+it('sends a large HEC batch as several gzip-compressed requests, a few in flight, every record once', async () => {
+  const output = new HttpOutput({ url, splunkToken: 'token', timeoutMs: 5000 }, 'json');
+  const records = Array.from({ length: 8000 }, (_, i) => ({ type: 'ingress.event.filemod', timestamp: 1_795_168_800 + i, seq: i, path: 'C:\\x'.repeat(100) }));
+  try {
+    await output.send(records);
+  } finally {
+    await output.close();
+  }
+  assert.ok(requests >= 4, `${requests} requests for about 3.5 MB of envelopes`);
+  assert.ok(mostInFlight > 1 && mostInFlight <= 4, `${mostInFlight} requests in flight at most`);
+  assert.deepEqual(received.map((event) => event.seq).sort((a, b) => Number(a) - Number(b)), records.map((record) => record.seq));
+});
