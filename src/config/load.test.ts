@@ -12,6 +12,13 @@ describe('configuration', () => {
     assert.ok(Object.isFrozen(config));
   });
 
+  it('keeps a sensor\'s connection open from one check-in to the next by default, as real sensors expect', () => {
+    const config = loadConfig();
+    // Shorter, and every check-in of a fleet pays a new TLS handshake (issue 22 point 5).
+    assert.ok(config.keepAliveTimeoutSeconds > config.checkinIntervalSeconds * 2,
+      `keep-alive ${config.keepAliveTimeoutSeconds} s, check-in every ${config.checkinIntervalSeconds} s`);
+  });
+
   it('reads VIGIL_* variables and lets explicit overrides win', () => {
     assert.equal(envName('dataDir'), 'VIGIL_DATA_DIR');
     const env = { VIGIL_PORT: '9443', VIGIL_TLS: 'false', VIGIL_HOST: '0.0.0.0' };

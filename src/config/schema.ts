@@ -62,9 +62,9 @@ export const ConfigSchema = Type.Object(
       description: 'A request whose line and headers have not all arrived this long after they began (or after the connection opened) is closed.',
     }),
     keepAliveTimeoutSeconds: Type.Number({
-      default: 10,
+      default: 75,
       exclusiveMinimum: 0,
-      description: 'A kept-alive connection idle this long between requests is closed.',
+      description: 'A kept-alive connection idle this long between requests is closed. Longer than two check-in intervals, so a sensor keeps its connection (and skips a TLS handshake) from one check-in to the next, even after a late one; each such connection counts against maxConnections and maxConnectionsPerAddress.',
     }),
     idleTimeoutSeconds: Type.Number({
       default: 300,

@@ -77,8 +77,8 @@ export class GroupsService {
 
   /** Whether the group's sensors enforce hash bans; false for a group that does not exist. */
   async banningEnabled(groupId: number): Promise<boolean> {
-    const group = await this.store.get(groupId);
-    return group !== undefined && (group.settings.banning_enabled ?? this.defaults.banning_enabled);
+    const settings = await this.store.settings(groupId);
+    return settings !== undefined && (settings.banning_enabled ?? this.defaults.banning_enabled);
   }
 
   private toWire(group: GroupRecord): Group {

@@ -34,6 +34,8 @@ export function groupsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.deepEqual(created.settings, settings);
     assert.deepEqual(await groups.get(created.id), created);
     assert.equal(await groups.get(created.id + 1000), undefined);
+    assert.deepEqual(await groups.settings(created.id), settings);
+    assert.equal(await groups.settings(created.id + 1000), undefined);
   });
 
   it('refuses a taken name, an unknown site or an unknown team, leaving nothing behind', async () => {

@@ -58,6 +58,11 @@ export interface GroupsStore {
    */
   create(group: NewGroup): Promise<GroupRecord>;
   get(id: number): Promise<GroupRecord | undefined>;
+  /**
+   * The group's settings alone, as `get` gives them; undefined when there is no such group. For
+   * every check-in's reads: `get` also counts the group's sensors, a scan of thousands of rows.
+   */
+  settings(id: number): Promise<Partial<GroupSettings> | undefined>;
   /** Every group, ordered by id. */
   list(): Promise<GroupRecord[]>;
   /** Applies the changes in one transaction; undefined when there is no such group. Same errors as create. */
@@ -96,6 +101,11 @@ export class SqlGroupsStore implements GroupsStore {
 
   get(id: number): Promise<GroupRecord | undefined> {
     return this.fetch(this.db, id);
+  }
+
+  async settings(id: number): Promise<Partial<GroupSettings> | undefined> {
+    const row = await this.db.get<Pick<GroupRow, 'settings'>>('SELECT settings FROM sensor_groups WHERE id = ?', [id]);
+    return row && parseSettings(row.settings);
   }
 
   async list(): Promise<GroupRecord[]> {

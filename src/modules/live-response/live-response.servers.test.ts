@@ -120,7 +120,7 @@ describe('live response across two servers on PostgreSQL', () => {
     const isolate = (await b.sensorCheckin(sensor)).find((i) => i.type === 'isolate');
     assert.ok(isolate, 'the sensor checking in on B receives the isolation asked for on A');
     await b.sensorCheckin(sensor, [{ id: isolate.id }]);
-    await b.sensors.checkin(sensor.id, { clockDeltaMs: 0, isIsolating: true, lastCheckinMs: Date.now(), nextCheckinMs: Date.now() + MINUTE });
+    await b.sensors.checkin([{ id: sensor.id, facts: { clockDeltaMs: 0, isIsolating: true, lastCheckinMs: Date.now(), nextCheckinMs: Date.now() + MINUTE } }]);
     for (const server of [a, b]) {
       const record = (await server.sensors.get(sensor.id))!;
       assert.deepEqual([record.networkIsolationEnabled, record.isIsolating], [true, true]);

@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ForbiddenError, InvalidRequestError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
 import { canAdministerGroup, canViewGroup, requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import { digestsEqual } from '../users/credentials.js';
+import { CheckinWrites } from './checkin-writes.js';
 import { toWire } from './sensor-record.js';
 import { filterOf, pageOf } from './sensor-filters.js';
 import { planUpdate, requestOf } from './sensor-requests.js';
@@ -53,6 +54,7 @@ const DAY_MS = 86_400_000;
 
 export class SensorsService {
   private readonly checkinHooks: CheckinHook[] = [];
+  private readonly checkinWrites: CheckinWrites;
 
   constructor(
     private readonly store: SensorsStore,
@@ -60,7 +62,9 @@ export class SensorsService {
     private readonly groups: GroupDirectory,
     private readonly timings: SensorTimings,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.checkinWrites = new CheckinWrites(store);
+  }
 
   onCheckin(hook: CheckinHook): void {
     this.checkinHooks.push(hook);
@@ -124,7 +128,7 @@ export class SensorsService {
       const ask = await hook(sensor, completed, now);
       if (ask?.nextCheckinSeconds !== undefined) interval = Math.min(interval, ask.nextCheckinSeconds);
     }
-    await this.store.checkin(sensor.id, {
+    await this.checkinWrites.record(sensor.id, {
       computerName: body.computer_name,
       computerDnsName: body.computer_dns_name,
       computerSid: body.computer_sid,

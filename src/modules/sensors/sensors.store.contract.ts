@@ -30,7 +30,7 @@ export function sensorsStoreContract(fresh: () => Promise<SqlDatabase>): void {
   it('records check-ins, changing only the facts given', async () => {
     const sensors = new SqlSensorsStore(await fresh());
     const sensor = await sensors.register(NEW_SENSOR);
-    assert.equal(await sensors.checkin(sensor.id, { clockDeltaMs: -5, lastCheckinMs: 2000, nextCheckinMs: 32_000, isIsolating: true, uptime: 77 }), true);
+    assert.deepEqual(await sensors.checkin([{ id: sensor.id, facts: { clockDeltaMs: -5, lastCheckinMs: 2000, nextCheckinMs: 32_000, isIsolating: true, uptime: 77 } }]), [true]);
     const after = (await sensors.get(sensor.id))!;
     assert.equal(after.isIsolating, true);
     assert.equal(after.uptime, 77);
@@ -38,7 +38,32 @@ export function sensorsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.equal(after.lastCheckinMs, 2000);
     assert.equal(after.nextCheckinMs, 32_000);
     assert.equal(after.computerName, 'web-03');
-    assert.equal(await sensors.checkin(9999, { clockDeltaMs: 0, lastCheckinMs: 1, nextCheckinMs: 2 }), false);
+    assert.deepEqual(await sensors.checkin([{ id: 9999, facts: { clockDeltaMs: 0, lastCheckinMs: 1, nextCheckinMs: 2 } }]), [false]);
+  });
+
+  it('records a batch of check-ins in one call, each as if alone, in the order given', async () => {
+    const db = await fresh();
+    const sensors = new SqlSensorsStore(db);
+    const a = await sensors.register(NEW_SENSOR);
+    const b = await sensors.register(NEW_SENSOR);
+    const recorded = await sensors.checkin([
+      { id: b.id, facts: { clockDeltaMs: 0, lastCheckinMs: 2000, nextCheckinMs: 32_000, uptime: 5 } },
+      { id: 9999, facts: { clockDeltaMs: 0, lastCheckinMs: 2000, nextCheckinMs: 32_000 } },
+      { id: a.id, facts: { clockDeltaMs: 0, lastCheckinMs: 2000, nextCheckinMs: 32_000, isIsolating: true, uptime: 1 } },
+      // Back after more than three intervals: offline then online, against the check-in before it in the batch.
+      { id: a.id, facts: { clockDeltaMs: 0, lastCheckinMs: 200_000, nextCheckinMs: 230_000, isIsolating: true, uptime: 2 } },
+    ]);
+    assert.deepEqual(recorded, [true, false, true, true]);
+    const after = (await sensors.get(a.id))!;
+    assert.deepEqual([after.uptime, after.lastCheckinMs, after.isIsolating], [2, 200_000, true]);
+    assert.equal((await sensors.get(b.id))!.uptime, 5);
+    const changes = await db.all<{ state: string; changed_ms: number }>(
+      'SELECT state, changed_ms FROM sensor_state_changes WHERE sensor_id = ? ORDER BY id', [a.id],
+    );
+    assert.deepEqual(changes.map((c) => [c.state, Number(c.changed_ms)]), [
+      ['sensor.status.registered', 1000], ['sensor.isolation.confirmed', 2000],
+      ['sensor.status.offline', 92_001], ['sensor.status.online', 200_000],
+    ]);
   });
 
   it('delivers instructions until they are completed, to their own sensor only', async () => {
@@ -90,7 +115,7 @@ export function sensorsStoreContract(fresh: () => Promise<SqlDatabase>): void {
     assert.deepEqual(await ids({ ip: '9|192' }), [], 'no match across two addresses');
     assert.deepEqual(await ids({ groupIds: [] }), []);
     assert.deepEqual(await ids({ groupIds: [1], hostname: 'DB' }), [db.id]);
-    await sensors.checkin(web.id, { clockDeltaMs: 0, lastCheckinMs: 5000, nextCheckinMs: 6000, networkAdapters: '172.16.0.4,001122334455|' });
+    await sensors.checkin([{ id: web.id, facts: { clockDeltaMs: 0, lastCheckinMs: 5000, nextCheckinMs: 6000, networkAdapters: '172.16.0.4,001122334455|' } }]);
     assert.deepEqual(await ids({ ip: '172.16' }), [web.id], 'a check-in updates the addresses');
     assert.deepEqual(await ids({ ip: '10.0.0.3' }), []);
     assert.deepEqual(await ids({ activeSinceMs: 4000 }), [web.id], 'seen at its check-in; the other only at registration');

@@ -71,6 +71,11 @@ export interface CheckinFacts extends Partial<HostFacts> {
   nextCheckinMs: number;
 }
 
+export interface SensorCheckin {
+  id: number;
+  facts: CheckinFacts;
+}
+
 export interface PendingInstruction {
   id: number;
   type: string;
@@ -132,8 +137,11 @@ export interface SensorsStore {
    * group_id for an unknown group.
    */
   modify(id: number, decide: (current: SensorRecord) => SensorUpdate, nowMs: number): Promise<SensorRecord | undefined>;
-  /** Records a check-in; false when there is no such sensor. Absent facts keep their value. */
-  checkin(id: number, facts: CheckinFacts): Promise<boolean>;
+  /**
+   * Records check-ins, all in one transaction, each as if alone and in the order given (two of one
+   * sensor too); for each, false when there is no such sensor. Absent facts keep their value.
+   */
+  checkin(checkins: readonly SensorCheckin[]): Promise<boolean[]>;
   /** Instructions not yet acknowledged, oldest first; marks them delivered at `nowMs`. */
   pendingInstructions(sensorId: number, nowMs: number): Promise<PendingInstruction[]>;
   /**
@@ -221,22 +229,15 @@ export class SqlSensorsStore implements SensorsStore {
     });
   }
 
-  async checkin(id: number, facts: CheckinFacts): Promise<boolean> {
-    const keys = (Object.keys(CHECKIN_COLUMNS) as (keyof typeof CHECKIN_COLUMNS)[]).filter((k) => facts[k] !== undefined);
-    const assignments = [...keys.map((k) => `${CHECKIN_COLUMNS[k]} = ?`), 'clock_delta_ms = ?', 'last_checkin_ms = ?', 'next_checkin_ms = ?'];
-    const values: SqlValue[] = [...keys.map((k) => facts[k] as string | number | boolean), facts.clockDeltaMs, facts.lastCheckinMs, facts.nextCheckinMs];
-    if (facts.networkAdapters !== undefined) {
-      assignments.push('ip_addresses = ?');
-      values.push(ipAddressesOf(facts.networkAdapters));
-    }
+  async checkin(checkins: readonly SensorCheckin[]): Promise<boolean[]> {
+    if (checkins.length === 0) return [];
+    // Rows are written in id order, so that two servers' batches always lock them in one order
+    // (PostgreSQL would otherwise let them deadlock); the sort is stable, so one sensor's keep theirs.
+    const order = checkins.map((_, index) => index).sort((a, b) => checkins[a]!.id - checkins[b]!.id);
     return this.db.transaction(async (tx) => {
-      const before = await tx.get<StateBeforeCheckin>(
-        'SELECT last_checkin_ms, next_checkin_ms, registration_ms, is_isolating, uninstalled_ms FROM sensors WHERE id = ?', [id],
-      );
-      if (before === undefined) return false;
-      await tx.run(`UPDATE sensors SET ${assignments.join(', ')} WHERE id = ?`, [...values, id]);
-      await recordCheckinChanges(tx, id, before, facts.lastCheckinMs, facts.nextCheckinMs, facts.isIsolating);
-      return true;
+      const recorded: boolean[] = [];
+      for (const index of order) recorded[index] = await recordCheckin(tx, checkins[index]!);
+      return recorded;
     });
   }
 
@@ -310,4 +311,21 @@ async function insertInstruction(db: SqlExecutor, sensorId: number, type: string
     [sensorId, type, payload === undefined ? null : JSON.stringify(payload), nowMs],
   );
   return row!.id;
+}
+
+async function recordCheckin(tx: SqlExecutor, { id, facts }: SensorCheckin): Promise<boolean> {
+  const keys = (Object.keys(CHECKIN_COLUMNS) as (keyof typeof CHECKIN_COLUMNS)[]).filter((k) => facts[k] !== undefined);
+  const assignments = [...keys.map((k) => `${CHECKIN_COLUMNS[k]} = ?`), 'clock_delta_ms = ?', 'last_checkin_ms = ?', 'next_checkin_ms = ?'];
+  const values: SqlValue[] = [...keys.map((k) => facts[k] as string | number | boolean), facts.clockDeltaMs, facts.lastCheckinMs, facts.nextCheckinMs];
+  if (facts.networkAdapters !== undefined) {
+    assignments.push('ip_addresses = ?');
+    values.push(ipAddressesOf(facts.networkAdapters));
+  }
+  const before = await tx.get<StateBeforeCheckin>(
+    'SELECT last_checkin_ms, next_checkin_ms, registration_ms, is_isolating, uninstalled_ms FROM sensors WHERE id = ?', [id],
+  );
+  if (before === undefined) return false;
+  await tx.run(`UPDATE sensors SET ${assignments.join(', ')} WHERE id = ?`, [...values, id]);
+  await recordCheckinChanges(tx, id, before, facts.lastCheckinMs, facts.nextCheckinMs, facts.isIsolating);
+  return true;
 }

@@ -55,7 +55,7 @@ export class SysmonHosts {
 
   /** The host's events arrived now: it shows online for a while. */
   async seen(sensor: HostSensor, nowMs: number): Promise<void> {
-    await this.sensors.checkin(sensor.identity.id, { lastCheckinMs: nowMs, nextCheckinMs: nowMs + this.onlineMs, clockDeltaMs: 0 });
+    await this.sensors.checkin([{ id: sensor.identity.id, facts: { lastCheckinMs: nowMs, nextCheckinMs: nowMs + this.onlineMs, clockDeltaMs: 0 } }]);
   }
 
   private async load(groupId: number, host: SysmonHost, nowMs: number): Promise<HostSensor> {

@@ -1,0 +1,49 @@
+/** Check-ins' writes grouped into transactions, on real databases of each dialect. */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { forEachDialect } from '../../../test/support/dialects.js';
+import { CheckinWrites } from './checkin-writes.js';
+import { SqlSensorsStore, type NewSensor, type SensorCheckin } from './sensors.store.js';
+
+const SENSOR: NewSensor = {
+  groupId: 1, secretHash: 'hash', osType: 'linux', hostType: 'server', registrationMs: 1000,
+  computerName: 'web', computerDnsName: 'web', computerSid: '', osEnvironmentDisplayString: '', buildVersionString: '006.001.002.71109',
+  buildId: 2, bootId: '9', networkAdapters: '', physicalMemorySize: 8, systemvolumeTotalSize: 100, systemvolumeFreeSize: 50,
+};
+
+forEachDialect((fresh) => {
+  it('writes the check-ins that arrive while one is written together, in one transaction, answering each', async () => {
+    const store = new SqlSensorsStore(await fresh());
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++) ids.push((await store.register(SENSOR)).id);
+    const transactions: number[] = [];
+    const writes = new CheckinWrites({
+      checkin: (checkins: readonly SensorCheckin[]) => {
+        transactions.push(checkins.length);
+        return store.checkin(checkins);
+      },
+    });
+    const recorded = await Promise.all([...ids, 9999].map((id, i) => writes.record(id, { clockDeltaMs: 0, lastCheckinMs: 5000 + i, nextCheckinMs: 35_000, uptime: i })));
+    assert.deepEqual(recorded, [...ids.map(() => true), false]);
+    assert.deepEqual(transactions, [1, 40], 'the first alone, the forty that came meanwhile together');
+    for (const [i, id] of ids.entries()) assert.equal((await store.get(id))!.uptime, i);
+  });
+
+  it('fails the check-ins of a transaction that fails, and writes the next ones', async () => {
+    const db = await fresh();
+    const store = new SqlSensorsStore(db);
+    const { id } = await store.register(SENSOR);
+    let failNext = true;
+    const writes = new CheckinWrites({
+      checkin: async (checkins: readonly SensorCheckin[]) => {
+        if (!failNext) return store.checkin(checkins);
+        failNext = false;
+        // A real failure of the database: the transaction meets a table that is not there.
+        return db.transaction(async (tx) => (await tx.run('UPDATE no_such_table SET x = 1'), [] as boolean[]));
+      },
+    });
+    await assert.rejects(writes.record(id, { clockDeltaMs: 0, lastCheckinMs: 5000, nextCheckinMs: 35_000 }));
+    assert.equal(await writes.record(id, { clockDeltaMs: 0, lastCheckinMs: 6000, nextCheckinMs: 36_000 }), true);
+    assert.equal((await store.get(id))!.lastCheckinMs, 6000);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Check-ins' writes to the sensor rows, many to one transaction (group commit): a fleet of 10,000
+ * sensors checks in some 300 times a second, and one transaction each meant a lock, a commit and,
+ * under ingest, a wait behind the event writer each (issue 22 point 5). A check-in's write starts
+ * at once when none is under way; those that arrive meanwhile go together in the next. Each caller
+ * is answered once its own write is committed, so a check-in still answers only what is recorded,
+ * and every write is the one it was alone (SensorsStore.checkin), state changes included.
+ */
+import type { CheckinFacts, SensorsStore } from './sensors.store.js';
+
+interface Waiting {
+  id: number;
+  facts: CheckinFacts;
+  resolve: (recorded: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A batch larger than this waits for the next transaction: one transaction must not hold the write lock for long. */
+const MOST_CHECKINS_PER_TRANSACTION = 500;
+
+export class CheckinWrites {
+  private waiting: Waiting[] = [];
+  private writing = false;
+
+  constructor(private readonly store: Pick<SensorsStore, 'checkin'>) {}
+
+  /** Records the check-in; false when there is no such sensor. */
+  record(id: number, facts: CheckinFacts): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ id, facts, resolve, reject });
+      if (!this.writing) void this.writeAll();
+    });
+  }
+
+  private async writeAll(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, MOST_CHECKINS_PER_TRANSACTION);
+        try {
+          const recorded = await this.store.checkin(batch);
+          batch.forEach((checkin, index) => checkin.resolve(recorded[index]!));
+        } catch (error) {
+          for (const checkin of batch) checkin.reject(error);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+}
