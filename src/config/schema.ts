@@ -77,9 +77,9 @@ export const ConfigSchema = Type.Object(
       description: 'A request (headers and body) not wholly received this long after it began is closed; generous, so that the largest upload at a slow link\'s speed still fits (256 MiB at 75 KB/s).',
     }),
     maxConnections: Type.Integer({
-      default: 8192,
+      default: 16384,
       minimum: 1,
-      description: 'Open connections at most; more are closed as they arrive. Lowered at start to stay below the process\'s open-file limit.',
+      description: 'Open connections at most; more are closed as they arrive. Each sensor keeps its connection between check-ins, so the default carries 10,000 sensors (one Carbon Black server\'s fleet) with room for analysts and reconnects. Lowered at start to stay below the process\'s open-file limit.',
     }),
     maxConnectionsPerAddress: Type.Integer({
       default: 512,

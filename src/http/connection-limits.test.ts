@@ -218,6 +218,12 @@ describe('connection timeouts and caps', () => {
       assert.equal(config.maxConnectionsPerAddress, 20);
     });
 
+    it('by default hold 10,000 sensors\' kept-alive connections beside the check-ins between them', () => {
+      const config = loadConfig({}, {});
+      assert.ok(config.keepAliveTimeoutSeconds > 2 * 30, 'a sensor keeps its connection from one check-in to the next');
+      assert.ok(config.maxConnections >= 10_000 * 1.5, `maxConnections ${config.maxConnections}`);
+    });
+
     it('keep the total below the open-file limit', () => {
       const server = createServer();
       const quiet = { warn: () => undefined };
