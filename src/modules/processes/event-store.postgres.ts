@@ -26,6 +26,7 @@ import { CommitRows, type ProcessHost, type ProcessStartValues } from './event-s
 import { lockSensors, processKey, readProcesses, RowIds, type LockedSensors, type ProcessState } from './event-store.reads.postgres.js';
 import { OrderedCommits, type Pass } from './event-store.commits.postgres.js';
 import type { SegmentState } from './event-store.state.js';
+import { TermGenerations } from './term-generations.js';
 
 /**
  * Fast deflate with a 4 KB window: a chunk is a few KB, and the smaller window and hash table
@@ -43,7 +44,7 @@ export class PostgresEventStore implements EventStore {
   private readonly processes: LRUCache<string, ProcessState>;
   private readonly lastSequence = new Map<number, number>();
   /** Terms the dictionary is known to hold. */
-  private readonly knownTerms: LRUCache<string, true>;
+  private readonly knownTerms: TermGenerations<true>;
   private readonly posted = new PostedTerms<string>();
   private readonly ids = new RowIds();
   /** The hot partition's lowest segment id: segments below it take no more events. */
@@ -59,7 +60,7 @@ export class PostgresEventStore implements EventStore {
   ) {
     const bounds = rules.cacheBounds ?? DEFAULT_CACHE_BOUNDS;
     this.processes = new LRUCache({ max: bounds.processes });
-    this.knownTerms = new LRUCache({ max: bounds.terms });
+    this.knownTerms = new TermGenerations(bounds.terms);
     this.commits = new OrderedCommits(db.pool, () => this.forgetAll());
   }
 
@@ -229,9 +230,9 @@ export class PostgresEventStore implements EventStore {
       const field = terms[i]!;
       const value = terms[i + 1]!;
       const term = `${field}:${value}`;
-      if (!this.knownTerms.has(term)) {
+      if (!this.knownTerms.get(field, value)) {
         this.rows.dictionary.set(term, [field, value]);
-        this.knownTerms.set(term, true);
+        this.knownTerms.set(field, value, true);
       }
       if (field === 'cmdline') words.push(value);
       else if (!posted.has(term)) {
