@@ -29,8 +29,12 @@ const WALK_LIMIT = 40_000;
 const WALK_SLACK = 2;
 const WALK_MARGIN = 1_000;
 const WALK_GROWTH = 4;
-/** A grouped walk's first length per document of the page, and its bound per matching process (readPage). */
-const GROUPED_WALK_PER_DOCUMENT = 20;
+/**
+ * A grouped walk's first length per document of the page (each step builds the hash anew, so the first
+ * is long enough for most pages: chrome.exe's 100 processes took 5,100 segments), and its bound per
+ * matching process (readPage).
+ */
+const GROUPED_WALK_PER_DOCUMENT = 60;
 const GROUPED_WALK_PER_PROCESS = 4;
 
 /**
