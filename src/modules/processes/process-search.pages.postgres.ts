@@ -29,6 +29,8 @@ const WALK_LIMIT = 40_000;
 const WALK_SLACK = 2;
 const WALK_MARGIN = 1_000;
 const WALK_GROWTH = 4;
+/** The segment columns the update-order index carries (schema version 10). */
+const UPDATE_ORDER_COLUMNS: ReadonlySet<string> = new Set(['id', 'sensor_id', 'process_id', 'last_update_ms']);
 /**
  * A grouped walk's first length per document of the page (each step builds the hash anew, so the first
  * is long enough for most pages: chrome.exe's 100 processes took 5,100 segments), and its bound per
@@ -110,14 +112,15 @@ export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<numbe
  * matches for the page. The condition is tested in a LATERAL subquery that PostgreSQL cannot
  * flatten (LIMIT 1), so each segment probes its process by primary key in walk order and the
  * walk stops when the page is full; as a join, PostgreSQL hashed every matching process first
- * (svchost.exe: 10,611 processes, 8,073 heap blocks, 210 ms against 8 ms). For a condition on
- * processes alone the walk reads only the columns the update-order index carries (schema version
- * 10), so not the segments' heap.
+ * (svchost.exe: 10,611 processes, 8,073 heap blocks, 210 ms against 8 ms). For a condition that
+ * reads no other segment column, the walk reads only the columns the update-order index carries
+ * (schema version 10), so not the segments' heap.
  */
-async function walkNewest(tx: SqlExecutor, { request, where, params, total, perProcess }: PageQuery, walk: number): Promise<number[] | undefined> {
+async function walkNewest(tx: SqlExecutor, { request, where, params, total }: PageQuery, walk: number): Promise<number[] | undefined> {
   const dir = request.sort.descending ? 'DESC' : 'ASC';
-  // A condition on segments may read any of their columns.
-  const columns = perProcess ? 'id, sensor_id, process_id, last_update_ms' : '*';
+  // The compiled text names segment columns as s.<column> (values are parameters), so those it reads can be listed.
+  const indexOnly = [...where.matchAll(/\bs\.(\w+)/gu)].every((m) => UPDATE_ORDER_COLUMNS.has(m[1]!));
+  const columns = indexOnly ? [...UPDATE_ORDER_COLUMNS].join(', ') : '*';
   const found = await tx.all<{ id: number }>(
     `SELECT s.id FROM (SELECT ${columns} FROM segments ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?) s
      CROSS JOIN LATERAL (SELECT 1 FROM processes p WHERE p.sensor_id = s.sensor_id AND p.id = s.process_id AND ${where} LIMIT 1) matched

@@ -46,6 +46,7 @@ const CASES: Case[] = [
   { q: 'cmdline:*.ini*', start: 1, rows: 2 },
   { q: 'domain:com', start: 1, rows: 3 },
   { q: 'netconn_count:[1 TO *]', start: 1, rows: 3 },
+  { q: 'domain:com process_name:cmd.exe', start: 1, rows: 3 },
   { q: 'process_name:cmd.exe', grouped: true, facets: ['process_name'] },
   { q: 'process_name:cmd.exe', grouped: true, ascending: true, start: 1, rows: 2 },
   { q: 'cmdline:*.ini*', grouped: true, groups: [1], start: 1, rows: 2 },
