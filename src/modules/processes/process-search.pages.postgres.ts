@@ -29,6 +29,15 @@ const WALK_LIMIT = 40_000;
 const WALK_SLACK = 2;
 const WALK_MARGIN = 1_000;
 const WALK_GROWTH = 4;
+/** The segment columns the update-order index carries (schema version 10). */
+const UPDATE_ORDER_COLUMNS: ReadonlySet<string> = new Set(['id', 'sensor_id', 'process_id', 'last_update_ms']);
+/**
+ * A grouped walk's first length per document of the page (each step builds the hash anew, so the first
+ * is long enough for most pages: chrome.exe's 100 processes took 5,100 segments), and its bound per
+ * matching process (readPage).
+ */
+const GROUPED_WALK_PER_DOCUMENT = 60;
+const GROUPED_WALK_PER_PROCESS = 4;
 
 /**
  * Joined on the process id alone (ids are unique across sensors): with the sensor equality too,
@@ -65,7 +74,17 @@ export type ForcedPagePlan = { plan: 'walk'; firstLength: number } | { plan: 'pe
 export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<number[]> {
   const { request, total, perProcess, forced } = query;
   const byUpdate = request.sort.key === 'last_update' && forced?.plan !== 'planned';
-  if (byUpdate && request.grouped && perProcess) return newestPerProcess(tx, query, 1);
+  if (byUpdate && request.grouped && perProcess) {
+    // The per-process plan reads about three index pages per matching process; the walk about two
+    // thirds of a heap page per segment, so it may read four segments per process before it costs more.
+    const [first, budget] = forced?.plan === 'walk' ? [forced.firstLength, WALK_LIMIT * WALK_GROWTH]
+      : [(request.start + request.rows) * GROUPED_WALK_PER_DOCUMENT, Math.min(total * GROUPED_WALK_PER_PROCESS, WALK_LIMIT)];
+    if (forced ? forced.plan === 'walk' : first <= budget) {
+      const found = await walkNewestProcesses(tx, query, first, budget);
+      if (found) return found;
+    }
+    return newestPerProcess(tx, query, 1);
+  }
   if (byUpdate && !request.grouped) {
     const needed = request.start + request.rows;
     if (query.hostScoped && (forced === undefined || forced.plan === 'per-sensor')) {
@@ -93,12 +112,17 @@ export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<numbe
  * matches for the page. The condition is tested in a LATERAL subquery that PostgreSQL cannot
  * flatten (LIMIT 1), so each segment probes its process by primary key in walk order and the
  * walk stops when the page is full; as a join, PostgreSQL hashed every matching process first
- * (svchost.exe: 10,611 processes, 8,073 heap blocks, 210 ms against 8 ms).
+ * (svchost.exe: 10,611 processes, 8,073 heap blocks, 210 ms against 8 ms). For a condition that
+ * reads no other segment column, the walk reads only the columns the update-order index carries
+ * (schema version 10), so not the segments' heap.
  */
 async function walkNewest(tx: SqlExecutor, { request, where, params, total }: PageQuery, walk: number): Promise<number[] | undefined> {
   const dir = request.sort.descending ? 'DESC' : 'ASC';
+  // The compiled text names segment columns as s.<column> (values are parameters), so those it reads can be listed.
+  const indexOnly = [...where.matchAll(/\bs\.(\w+)/gu)].every((m) => UPDATE_ORDER_COLUMNS.has(m[1]!));
+  const columns = indexOnly ? [...UPDATE_ORDER_COLUMNS].join(', ') : '*';
   const found = await tx.all<{ id: number }>(
-    `SELECT s.id FROM (SELECT * FROM segments ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?) s
+    `SELECT s.id FROM (SELECT ${columns} FROM segments ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?) s
      CROSS JOIN LATERAL (SELECT 1 FROM processes p WHERE p.sensor_id = s.sensor_id AND p.id = s.process_id AND ${where} LIMIT 1) matched
      ORDER BY s.last_update_ms ${dir}, s.id ${dir} LIMIT ? OFFSET ?`,
     [walk, ...params, request.rows, request.start],
@@ -127,6 +151,45 @@ async function walkPosted(tx: SqlExecutor, { request, total }: PageQuery, posted
     if (rows.length === 0) return undefined;
     const last = rows.at(-1)!;
     after = [last.last_update_ms, last.id];
+  }
+  return undefined;
+}
+
+/**
+ * The grouped walk: segments in update order from the newest, in steps that grow fourfold, each
+ * kept when its process matches and is not yet on the page (a process's first segment in the walk
+ * is its document). Matching is a hash of the matching processes' ids, built once per step from
+ * the condition, where a probe per segment would read its process's heap page. Undefined when the
+ * documents are not all found within `budget` segments.
+ */
+async function walkNewestProcesses(tx: SqlExecutor, { request, where, params, total }: PageQuery, first: number, budget: number): Promise<number[] | undefined> {
+  const [dir, past] = request.sort.descending ? ['DESC', '<'] : ['ASC', '>'];
+  const wanted = Math.min(request.start + request.rows, total);
+  const documents: number[] = [];
+  const listed = new Set<number>();
+  let after: [number, number] | undefined;
+  for (let read = 0, step = first; read < budget; read += step, step *= WALK_GROWTH) {
+    const asked = Math.min(step, budget - read);
+    // The matches and the step's last segment (where the next step goes on), in walk order. The
+    // test is not an `IN` at the top of WHERE, which PostgreSQL would turn into a probe per process.
+    const rows = await tx.all<{ id: number; process_id: number; last_update_ms: number; hit: boolean; n: number }>(
+      `SELECT * FROM (
+         SELECT s.id, s.process_id, s.last_update_ms, coalesce(s.process_id IN (SELECT p.id FROM processes p WHERE ${where}), false) AS hit,
+           row_number() OVER (ORDER BY s.last_update_ms ${dir}, s.id ${dir}) AS n
+         FROM (SELECT id, process_id, last_update_ms FROM segments ${after ? `WHERE (last_update_ms, id) ${past} (?, ?)` : ''}
+               ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?) s
+       ) walked WHERE hit OR n = ? ORDER BY n`,
+      [...params, ...(after ?? []), asked, asked],
+    );
+    for (const row of rows) {
+      if (!row.hit || listed.has(row.process_id)) continue;
+      listed.add(row.process_id);
+      documents.push(row.id);
+    }
+    const last = rows.at(-1);
+    // A step that ended short walked the last segment: every matching process is listed.
+    if (documents.length >= wanted || Number(last?.n) !== asked) return documents.slice(request.start, wanted);
+    after = [last!.last_update_ms, last!.id];
   }
   return undefined;
 }

@@ -2,7 +2,8 @@
  * Every page plan of PostgreSQL's process search (process-search.pages.postgres.ts) gives the
  * embedded store's documents, in its order, with its totals: each plan is forced in turn on the
  * small fleet, where the figures alone would always choose the same one. The walk is forced to
- * start one segment long, so it ends short and grows until it holds the page. Then the process
+ * start one segment long, so it ends short and grows until it holds the page (grouped, the walk
+ * that lists each matching process at its first segment). Then the process
  * name tally (schema version 6): it agrees with the per-process counts after a process's start
  * event arrives in a later commit than its first segments, which renames the process. And a
  * host renamed between two processes, whose sensor matches a hostname query only in part.
@@ -44,7 +45,11 @@ const CASES: Case[] = [
   { q: 'cmdline:*.ini* -cmdline:*whoa* hostname:host', grouped: true },
   { q: 'cmdline:*.ini*', start: 1, rows: 2 },
   { q: 'domain:com', start: 1, rows: 3 },
+  { q: 'netconn_count:[1 TO *]', start: 1, rows: 3 },
+  { q: 'domain:com process_name:cmd.exe', start: 1, rows: 3 },
   { q: 'process_name:cmd.exe', grouped: true, facets: ['process_name'] },
+  { q: 'process_name:cmd.exe', grouped: true, ascending: true, start: 1, rows: 2 },
+  { q: 'cmdline:*.ini*', grouped: true, groups: [1], start: 1, rows: 2 },
   { q: '', grouped: true, start: 1, rows: 3, facets: ['process_name', 'hostname'] },
   { q: '', facets: ['process_name'], rows: 0 },
 ];
