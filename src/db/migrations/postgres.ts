@@ -11,7 +11,7 @@ import { FORWARDER_MIGRATION } from './postgres/005-forwarder.js';
 import { SEARCH_ORDER_MIGRATION } from './postgres/006-search-order.js';
 import { BINARY_CONTENT_PIECES_MIGRATION } from './postgres/007-binary-content-pieces.js';
 import { SENSOR_STATE_CHANGES_MIGRATION } from './postgres/008-sensor-state-changes.js';
-import { SEARCH_COVERING_INDEXES_MIGRATION } from './postgres/010-search-covering-indexes.js';
+import { SEARCH_COVERING_INDEXES_MIGRATION } from './postgres/009-search-covering-indexes.js';
 import type { Migration } from './types.js';
 
 export const postgresMigrations: readonly Migration[] = [

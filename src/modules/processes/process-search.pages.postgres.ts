@@ -29,7 +29,7 @@ const WALK_LIMIT = 40_000;
 const WALK_SLACK = 2;
 const WALK_MARGIN = 1_000;
 const WALK_GROWTH = 4;
-/** The segment columns the update-order index carries (schema version 10). */
+/** The segment columns the update-order index carries (schema version 9). */
 const UPDATE_ORDER_COLUMNS: ReadonlySet<string> = new Set(['id', 'sensor_id', 'process_id', 'last_update_ms']);
 /**
  * A grouped walk's first length per document of the page (each step builds the hash anew, so the first
@@ -114,7 +114,7 @@ export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<numbe
  * walk stops when the page is full; as a join, PostgreSQL hashed every matching process first
  * (svchost.exe: 10,611 processes, 8,073 heap blocks, 210 ms against 8 ms). For a condition that
  * reads no other segment column, the walk reads only the columns the update-order index carries
- * (schema version 10), so not the segments' heap.
+ * (schema version 9), so not the segments' heap.
  */
 async function walkNewest(tx: SqlExecutor, { request, where, params, total }: PageQuery, walk: number): Promise<number[] | undefined> {
   const dir = request.sort.descending ? 'DESC' : 'ASC';

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL schema version 10: two indexes of process search carry the ids their plans look up,
+ * PostgreSQL schema version 9: two indexes of process search carry the ids their plans look up,
  * so those plans read the index alone (index-only scans) instead of a heap page per row
  * (docs/adr/0027-postgres-search-plans.md, "Amendment"):
  *
@@ -14,7 +14,7 @@
 import type { Migration } from '../types.js';
 
 export const SEARCH_COVERING_INDEXES_MIGRATION: Migration = {
-  version: 10,
+  version: 9,
   name: 'process search: process ids in the process-name and update-order indexes',
   sql: `
     DROP INDEX processes_by_name;
