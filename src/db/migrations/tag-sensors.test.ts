@@ -63,6 +63,13 @@ async function withLaterChunkColumn(db: SqlDatabase, table: string, type: string
   await db.run(`ALTER TABLE ${table} DROP COLUMN written_ms`);
 }
 
+/** The embedded event store also keeps per-term counts (SQLite 24), lent likewise. */
+async function withLaterTermCounts(db: SqlDatabase, work: () => Promise<void>): Promise<void> {
+  await db.run('CREATE TABLE term_segment_counts (term_id INTEGER PRIMARY KEY, segments INTEGER NOT NULL)');
+  await work();
+  await db.run('DROP TABLE term_segment_counts');
+}
+
 /**
  * Registers with today's sensors store into an older schema: it also records each registration in
  * a table a later migration adds (sensor_state_changes, SQLite 23, PostgreSQL 8), lent likewise.
@@ -86,7 +93,7 @@ describe('sqlite: migration 21', () => {
   it('gives each tag its segment\'s sensor and each tagged event its process\'s', async () => {
     await migrate(db, sqliteMigrations.filter((m) => m.version < 21));
     await registerWithLaterHistory(db, 'INTEGER');
-    await withLaterChunkColumn(db, 'segment_chunks', 'INTEGER', () => ingest(new SqliteEventStore(db, RULES, () => T0), 1, 100));
+    await withLaterTermCounts(db, () => withLaterChunkColumn(db, 'segment_chunks', 'INTEGER', () => ingest(new SqliteEventStore(db, RULES, () => T0), 1, 100)));
     const segment = await segmentOf(db, 100);
     await tagTheOldWay(db, [segment]);
     await migrate(db, sqliteMigrations);
