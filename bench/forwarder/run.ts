@@ -11,7 +11,9 @@
  * during the run (sampled every 5 s; the trend is the least-squares slope over the run's second
  * half, seconds of lag per second: near 0 keeps up, 1 stands still), and the load average. The
  * HEC receiver only inflates and counts lines (one envelope each), so that it takes little of the
- * two cores it shares with the server and the simulator. `--share` sets forwarderMaxBusyShare.
+ * two cores it shares with the server and the simulator. `--share` sets forwarderMaxBusyShare;
+ * `--outputs file` or `--outputs hec` forwards to that one output alone (issue 21 point 4 asks the
+ * cost of either).
  *
  *   npm run build && node --import tsx bench/forwarder/run.ts --duration 60 --rounds 1 --share 1
  */
@@ -35,8 +37,13 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '2' },
     share: { type: 'string' },
+    outputs: { type: 'string', default: 'file,hec' },
   },
 });
+const OUTPUT_KINDS = new Set(values.outputs!.split(','));
+if (OUTPUT_KINDS.size === 0 || [...OUTPUT_KINDS].some((kind) => kind !== 'file' && kind !== 'hec')) {
+  throw new Error(`--outputs takes file, hec or file,hec, not ${values.outputs}`);
+}
 
 /** A HEC that accepts everything and counts the envelopes (one a line), inflating gzip bodies. */
 async function startCountingHec(): Promise<{ url: string; count: () => number; close: () => void }> {
@@ -117,8 +124,10 @@ async function run(forwarding: boolean): Promise<Record<string, unknown>> {
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'));
     const file = join(dataDir, 'forwarder', 'events.json');
     const outputs: { id: number; name: string }[] = [];
-    if (forwarding) {
+    if (forwarding && OUTPUT_KINDS.has('file')) {
       outputs.push(await api(url, token, ca, 'POST', '/api/v1/forwarder/outputs', { name: 'file', type: 'file', path: 'events.json', events_raw_sensor: ['ALL'] }) as { id: number; name: string });
+    }
+    if (forwarding && OUTPUT_KINDS.has('hec')) {
       outputs.push(await api(url, token, ca, 'POST', '/api/v1/forwarder/outputs', { name: 'hec', type: 'http', url: hec.url, splunk_token: 'bench', events_raw_sensor: ['ALL'] }) as { id: number; name: string });
     }
     const load = loadavg();
