@@ -182,6 +182,11 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'Page cache, in MB, of the embedded store\'s request-thread connection and of the event writer\'s, each.',
     }),
+    sqliteWalLimitMb: Type.Integer({
+      default: 1_024,
+      minimum: 1,
+      description: 'Size, in MB, past which the embedded store\'s write-ahead log is copied back and emptied, the event writer waiting meanwhile for searches in flight to end (up to a second; up to ten once the log is four times this size).',
+    }),
     ingestProcessCacheEntries: Type.Integer({
       default: 200_000,
       minimum: 1,

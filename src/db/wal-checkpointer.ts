@@ -5,7 +5,13 @@
  * and every upload waiting for the next commit waited that long too. The writer keeps a far
  * larger automatic checkpoint of its own (WRITER_AUTOCHECKPOINT_PAGES) only as a bound on the WAL
  * should this thread fall behind or stop.
+ *
+ * Copying frames back does not shrink the WAL: SQLite writes it again from its start only once a
+ * checkpoint has copied every frame while no reader still reads from it, which under ingest with
+ * searches running never happens by itself. Past `walLimitBytes` the thread therefore restarts
+ * it (ADR 0005).
  */
+import type { SharedLockWait } from './dialects/sqlite.js';
 import { WorkerClient, type WorkerReply } from './worker-threads.js';
 
 export interface CheckpointerInit {
@@ -18,6 +24,10 @@ export interface CheckpointerInit {
    * never point at bytes a power loss could take.
    */
   syncBefore: string | undefined;
+  /** The WAL size (config sqliteWalLimitMb) past which a checkpoint also restarts the WAL and empties its file. */
+  walLimitBytes: number;
+  /** The process's count of connections waiting for the write lock: a restart joins them, so the event writer lets it in. */
+  lockWait: SharedLockWait | undefined;
 }
 
 export type CheckpointerRequest = { id: number; kind: 'close' };
@@ -31,11 +41,20 @@ export const WRITER_AUTOCHECKPOINT_PAGES = 50_000;
  */
 export const CHECKPOINT_INTERVAL_MS = 1_000;
 
+/** The default of config sqliteWalLimitMb. */
+export const DEFAULT_WAL_LIMIT_MB = 1_024;
+
 export class WalCheckpointer {
   private readonly worker: WorkerClient<CheckpointerRequest, WorkerReply>;
 
-  constructor(file: string, options: { intervalMs?: number | undefined; syncBefore?: string | undefined } = {}) {
-    const init: CheckpointerInit = { file, intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS, syncBefore: options.syncBefore };
+  constructor(file: string, options: { intervalMs?: number | undefined; syncBefore?: string | undefined; walLimitMb?: number | undefined; lockWait?: SharedLockWait | undefined } = {}) {
+    const init: CheckpointerInit = {
+      file,
+      intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS,
+      syncBefore: options.syncBefore,
+      walLimitBytes: (options.walLimitMb ?? DEFAULT_WAL_LIMIT_MB) * 2 ** 20,
+      lockWait: options.lockWait,
+    };
     this.worker = new WorkerClient(import.meta.url, 'wal-checkpointer', init);
   }
 
