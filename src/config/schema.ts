@@ -185,7 +185,7 @@ export const ConfigSchema = Type.Object(
     sqliteWalLimitMb: Type.Integer({
       default: 1_024,
       minimum: 1,
-      description: 'Size, in MB, past which the embedded store\'s write-ahead log is copied back and emptied, the event writer waiting meanwhile for searches in flight to end (up to a second; up to ten once the log is four times this size).',
+      description: 'Size, in MB, past which the embedded store\'s write-ahead log is started over: the event writer copies it back between two commits and searches keep no snapshot between their pages until it has been; past four times this size it is emptied by force, the writer waiting up to ten seconds for searches in flight.',
     }),
     ingestProcessCacheEntries: Type.Integer({
       default: 200_000,

@@ -15,7 +15,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { READ_TIMEOUT_CODE, type ReadHandler, type ReadJob, type ReadReply, type ReadWorkerInit } from './sqlite-read.messages.js';
-import { walPressureChannel } from './sqlite-wal-pressure.js';
+import { WAL_PRESSURE_LASTS_MS, walPressureChannel } from './sqlite-wal-pressure.js';
 
 const { file, handlers: handlerUrls, snapshots: limits, memory } = workerData as ReadWorkerInit;
 const handlers = new Map<string, ReadHandler>();
@@ -98,7 +98,7 @@ function run(job: ReadJob): unknown {
   snapshot.usedMs = now;
   try {
     const { result, more } = handler.run(snapshot.connection, job.request);
-    if (!more) release(key);
+    if (!more || now < walPressureUntil) release(key);
     return result;
   } catch (error) {
     release(key);
@@ -147,8 +147,10 @@ function warmUp(): void {
 }
 warmUp();
 
-// The WAL has outgrown its limit and the checkpointer waits for every reader to let go of it.
+/** Until then, the WAL is over its limit: no snapshot is kept between pages (sqlite-wal-pressure.ts). */
+let walPressureUntil = 0;
 walPressureChannel(file).onmessage = () => {
+  walPressureUntil = Date.now() + WAL_PRESSURE_LASTS_MS;
   for (const key of [...snapshots.keys()]) release(key);
 };
 
