@@ -149,6 +149,7 @@ function isSqliteCode(edge: ImportEdge): boolean {
  */
 const SQLITE_BY_REASON: Readonly<Record<string, string>> = {
   'db/open.ts': 'opens the configured database: the SQLite file in the data dir, or PostgreSQL at databaseUrl',
+  'db/wal-checkpointer.ts': 'starts the checkpointer thread of the SQLite file, which waits for the write lock as the writer\'s connections do',
   'db/wal-checkpointer.worker.ts': 'the thread that copies the WAL back into the SQLite file, on a connection of its own',
   'modules/processes/event-writer.worker.ts': 'the event writer thread, owner of the SQLite write connection (ADR 0005)',
   'modules/alerts/alert-changes.worker.ts': 'the bulk alert change thread, on a SQLite connection of its own',

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config/load.js';
 import { openDatabase, SQLITE_FILE } from '../../src/db/open.js';
-import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from '../../src/db/wal-checkpointer.js';
+import { WalCheckpointer, writerWalLimits } from '../../src/db/wal-checkpointer.js';
 import { FilterGate } from '../../src/ingest/ingress-gate.js';
 import { normalizeEvent } from '../../src/ingest/normalize.js';
 import { EventPreparer } from '../../src/ingest/prepare.js';
@@ -90,7 +90,7 @@ try {
       [endpoint.os, endpoint.hostname],
     );
   }
-  db.connection.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
+  writerWalLimits(db.connection);
   const checkpointer = new WalCheckpointer(join(dataDir, SQLITE_FILE), { syncBefore: chunkDirectory(join(dataDir, SQLITE_FILE)) });
   const store = new SqliteEventStore(db, { maxEventsPerSegment: 10_000, windowMs: 600_000 });
   for (let round = 1; round <= rounds; round++) {

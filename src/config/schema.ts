@@ -182,6 +182,11 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'Page cache, in MB, of the embedded store\'s request-thread connection and of the event writer\'s, each.',
     }),
+    sqliteWalLimitMb: Type.Integer({
+      default: 1_024,
+      minimum: 1,
+      description: 'Size, in MB, past which the embedded store\'s write-ahead log is started over: the event writer copies it back between two commits and searches keep no snapshot between their pages until it has been; past four times this size it is emptied by force, the writer waiting up to ten seconds for searches in flight.',
+    }),
     ingestProcessCacheEntries: Type.Integer({
       default: 200_000,
       minimum: 1,

@@ -7,13 +7,15 @@
  * page takes a fresh snapshot on a connection of its own and keeps its read transaction open;
  * later pages of the same key read that same snapshot, so pages neither repeat nor skip
  * documents while events keep arriving. Snapshots are released when the result has no more
- * pages, when idle, when old, or when more than `max` are open: an open read transaction holds
- * back WAL checkpoints, and a growing WAL slows every read. A first page's snapshot that no second
+ * pages, when idle, when old, when more than `max` are open, or when the WAL has outgrown its limit
+ * (sqlite-wal-pressure.ts): an open read transaction holds back WAL checkpoints, and a growing WAL
+ * slows every read and fills the disk. A first page's snapshot that no second
  * page comes for is released soonest (a client that pages asks for the next page at once).
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { READ_TIMEOUT_CODE, type ReadHandler, type ReadJob, type ReadReply, type ReadWorkerInit } from './sqlite-read.messages.js';
+import { WAL_PRESSURE_LASTS_MS, walPressureChannel } from './sqlite-wal-pressure.js';
 
 const { file, handlers: handlerUrls, snapshots: limits, memory } = workerData as ReadWorkerInit;
 const handlers = new Map<string, ReadHandler>();
@@ -96,7 +98,7 @@ function run(job: ReadJob): unknown {
   snapshot.usedMs = now;
   try {
     const { result, more } = handler.run(snapshot.connection, job.request);
-    if (!more) release(key);
+    if (!more || now < walPressureUntil) release(key);
     return result;
   } catch (error) {
     release(key);
@@ -144,6 +146,13 @@ function warmUp(): void {
   next();
 }
 warmUp();
+
+/** Until then, the WAL is over its limit: no snapshot is kept between pages (sqlite-wal-pressure.ts). */
+let walPressureUntil = 0;
+walPressureChannel(file).onmessage = () => {
+  walPressureUntil = Date.now() + WAL_PRESSURE_LASTS_MS;
+  for (const key of [...snapshots.keys()]) release(key);
+};
 
 // Idle snapshots must not outlive their limits just because no job comes to notice them.
 setInterval(() => releaseStale(Date.now()), Math.min(limits.firstPageMs, limits.idleMs, 10_000)).unref();

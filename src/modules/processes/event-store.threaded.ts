@@ -13,7 +13,7 @@ import type { WriterInit } from './event-writer.worker.js';
 export class ThreadedEventStore implements EventStore, PartitionWriter {
   private readonly writer: WorkerClient<WriterRequest, WriterReply>;
 
-  constructor(file: string, rules: SegmentRules, options: Pick<WriterInit, 'checkpointIntervalMs' | 'lockWait' | 'pageCacheMb'> = {}) {
+  constructor(file: string, rules: SegmentRules, options: Pick<WriterInit, 'checkpointIntervalMs' | 'lockWait' | 'pageCacheMb' | 'walLimitMb'> = {}) {
     this.writer = new WorkerClient(import.meta.url, 'event-writer', { file, rules, ...options } satisfies WriterInit);
   }
 

@@ -6,7 +6,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import { SqliteDatabase, sharingLockWait, type SharedLockWait } from '../../db/dialects/sqlite.js';
-import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from '../../db/wal-checkpointer.js';
+import { WalCheckpointer, writerWalLimits } from '../../db/wal-checkpointer.js';
 import { serveRequests } from '../../db/worker-threads.js';
 import { chunkDirectory } from '../partitions/partition-files.js';
 import { SqlitePartitionWriter } from '../partitions/partition-writer.sqlite.js';
@@ -23,12 +23,14 @@ export interface WriterInit {
   lockWait?: SharedLockWait;
   /** config sqlitePageCacheMb */
   pageCacheMb?: number;
+  /** config sqliteWalLimitMb */
+  walLimitMb?: number;
 }
 
-const { file, rules, checkpointIntervalMs, lockWait, pageCacheMb } = workerData as WriterInit;
+const { file, rules, checkpointIntervalMs, lockWait, pageCacheMb, walLimitMb } = workerData as WriterInit;
 const db = SqliteDatabase.open(file, { ...sharingLockWait(lockWait), letWaitingWritersFirst: true, pageCacheMb });
-db.connection.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
-const checkpointer = new WalCheckpointer(file, { intervalMs: checkpointIntervalMs, syncBefore: chunkDirectory(file) });
+writerWalLimits(db.connection, walLimitMb);
+const checkpointer = new WalCheckpointer(file, { intervalMs: checkpointIntervalMs, syncBefore: chunkDirectory(file), walLimitMb, lockWait });
 /** Made at the first request, so that a schema it cannot work with fails requests, not the thread. */
 let store: SqliteEventStore | undefined;
 let partitions: SqlitePartitionWriter | undefined;
