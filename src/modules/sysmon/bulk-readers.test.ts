@@ -38,6 +38,7 @@ async function stored(batch: SysmonBatch): Promise<unknown> {
       return { sensorId: calls.length, accepted: events.length, filtered: 0, rejected: 0 };
     },
     binariesSeen: async (sensorId, binaries) => void calls.push({ sensorId, binaries }),
+    storeHandedOver: () => Promise.reject(new Error('these readers hand nothing over')),
   };
   const reply = await batch.commit(1, sink);
   return asSent({ reply, calls });
