@@ -79,7 +79,8 @@ export class IngestPipeline {
 
   /**
    * A slice of events another thread validated, prepared and handed to the store's writer under
-   * `ref`, stored as append() would store them. `counters`: the edge's and validation's.
+   * `ref`, stored as append() would store them. `counters`: the edge's and validation's. No ban
+   * counts: only Sysmon events are handed over, and none of them is a processblock.
    */
   async appendHandedOver(sensor: SensorIdentity, handedOver: { ref: string; events: number }, counters: Map<string, number>, nextSequence: () => number) {
     const sequence = nextSequence();
