@@ -7,15 +7,14 @@
 import { LRUCache } from 'lru-cache';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { decompress } from '../../ingest/decode.js';
-import type { HandedOverSlice } from '../../ingest/sysmon/bulk-hand-over.js';
+import type { HandedOverBulk, HandedOverSlice } from '../../ingest/sysmon/bulk-hand-over.js';
+import type { ReadBulk } from '../../ingest/sysmon/bulk-read.js';
 import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { SysmonDecoder, type SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
 import { jsonLines } from '../../ingest/sysmon/sysmon-lines.js';
 import { bulkReply, type ItemOutcome, type ReplyShape } from './bulk-reply.js';
 import type { BulkReaders } from './bulk-readers.js';
-import type { HandedOverBulk } from '../../ingest/sysmon/bulk-hand-over.js';
-import type { ReadBulk } from '../../ingest/sysmon/bulk-read.js';
 import type { IngestKeyIdentity } from '../../domain/ingest-key.js';
 import type { IngestPipeline } from '../../ingest/pipeline.js';
 import { SysmonBatch, type SysmonSink } from './sysmon-batch.js';
