@@ -197,7 +197,7 @@ export async function createContainer(config: Config): Promise<Container> {
   const usersStore = new SqlUsersStore(db);
   const binaries = new BinariesService(new SqlBinariesStore(db), stores.binaryContent, (md5s) => detection.binaryTags(md5s));
   const sysmonHostsStore = new SqlSysmonHostsStore(db);
-  const bulkReaders = new BulkReaders(config.sysmonReaderThreads, config.eventUploadDecodedLimitBytes);
+  const bulkReaders = new BulkReaders(config.sysmonReaderThreads, config.eventUploadDecodedLimitBytes, eventStore.handOvers?.port);
   const sysmon = new SysmonIngestService(
     ingest, new SysmonHosts(sensorsStore, sysmonHostsStore, config.checkinIntervalSeconds * 2000), sysmonHostsStore, binaries,
     config.eventUploadDecodedLimitBytes, bulkReaders,

@@ -5,7 +5,7 @@
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parentPort, Worker } from 'node:worker_threads';
+import { parentPort, Worker, type TransferListItem } from 'node:worker_threads';
 import { DatabaseBusy } from './errors.js';
 
 export interface WorkerFailure {
@@ -36,11 +36,11 @@ export function siblingModule(base: string, name: string): URL {
  * (privatenumber/tsx#354), so from source the entry is a one-line script that registers tsx and
  * then imports the TypeScript file.
  */
-export function startSiblingWorker(siblingUrl: string, name: string, workerData: unknown): Worker {
+export function startSiblingWorker(siblingUrl: string, name: string, workerData: unknown, transferList: readonly TransferListItem[] = []): Worker {
   const url = siblingModule(siblingUrl, `${name}.worker`);
-  if (!FROM_SOURCE) return new Worker(url, { workerData });
+  if (!FROM_SOURCE) return new Worker(url, { workerData, transferList: [...transferList] });
   const entry = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
-  return new Worker(entry, { eval: true, workerData });
+  return new Worker(entry, { eval: true, workerData, transferList: [...transferList] });
 }
 
 /** The calling side of a worker that answers `{ id, kind, … }` requests (see serveRequests). */
@@ -50,8 +50,9 @@ export class WorkerClient<Request extends { id: number; kind: string }, Reply ex
   private nextId = 1;
   private failure: Error | undefined;
 
-  constructor(siblingUrl: string, private readonly name: string, workerData: unknown) {
-    this.worker = startSiblingWorker(siblingUrl, name, workerData);
+  /** `transferList`: what `workerData` hands over rather than copies (a MessagePort must be). */
+  constructor(siblingUrl: string, private readonly name: string, workerData: unknown, transferList: readonly TransferListItem[] = []) {
+    this.worker = startSiblingWorker(siblingUrl, name, workerData, transferList);
     this.worker.on('message', (reply: Reply) => {
       const waiting = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
@@ -63,8 +64,8 @@ export class WorkerClient<Request extends { id: number; kind: string }, Reply ex
     this.worker.on('exit', (code) => this.fail(new Error(`the ${name} thread exited (${code})`)));
   }
 
-  /** `transfer`: buffers the request hands over to the worker rather than copies. */
-  request(request: Without<Request, 'id'>, transfer: readonly ArrayBuffer[] = []): Promise<Reply> {
+  /** `transfer`: buffers (or ports) the request hands over to the worker rather than copies. */
+  request(request: Without<Request, 'id'>, transfer: readonly TransferListItem[] = []): Promise<Reply> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

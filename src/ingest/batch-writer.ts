@@ -28,7 +28,7 @@ export class BatchWriter {
 
   write(batch: IngestBatch): Promise<IngestOutcome> {
     return new Promise((resolve, reject) => {
-      const events = batch.processes.reduce((sum, process) => sum + process.eventCount, 0);
+      const events = batch.handedOver?.events ?? batch.processes.reduce((sum, process) => sum + process.eventCount, 0);
       this.queue.push({ batch, events, resolve, reject });
       this.running ??= this.drain();
     });

@@ -4,6 +4,7 @@
  * pipeline owns this interface as its sink; the processes module implements it, with a physical
  * design that differs per dialect (processes/event-store.sqlite.ts), as the house plan allows.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { SensorIdentity } from '../domain/sensor-identity.js';
 import type { PreparedProcess } from './prepare.js';
 
@@ -16,6 +17,17 @@ export interface IngestBatch {
   filtered: number;
   /** Counts from the earlier stages (events rejected by reason) to record with the batch. */
   counters: Map<string, number>;
+  /**
+   * Set when another thread prepared the batch and handed it to the store's writer itself
+   * (EventStore.handOvers): `processes` is then empty and the writer takes the ones under `ref`.
+   */
+  handedOver?: { ref: string; events: number } | undefined;
+}
+
+/** A batch prepared on another thread, as it travels to the writer (docs/adr/0035). */
+export interface HandedOverBatch {
+  ref: string;
+  processes: PreparedProcess[];
 }
 
 export interface IngestOutcome {
@@ -61,6 +73,15 @@ export interface EventStore {
    * take the next commit. Absent: the writer waits for each commit before handing over the next.
    */
   readyForNext?(): Promise<void>;
+  /**
+   * For a store whose writer runs on a thread of its own: another thread may post HandedOverBatch
+   * messages on a port() straight to that writer, and batches then name them by ref. A ref never
+   * committed must be dropped, or the writer keeps its batch.
+   */
+  handOvers?: {
+    port(): MessagePort;
+    drop(refs: readonly string[]): Promise<void>;
+  };
   /** Records counters of a batch refused whole (it stores no events). */
   countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void>;
   /** Finishes what is in flight and releases the store's resources. */

@@ -69,6 +69,31 @@ export class IngestPipeline {
     return { ...outcome, rejected };
   }
 
+  /**
+   * Whether events may skip this thread: prepared elsewhere and handed to the store's writer
+   * (EventStore.handOvers), which is the work append() does only while no ingress filter is in force.
+   */
+  async takesHandedOver(): Promise<boolean> {
+    return this.store.handOvers !== undefined && (await this.filters.compiled()).length === 0;
+  }
+
+  /**
+   * A slice of events another thread validated, prepared and handed to the store's writer under
+   * `ref`, stored as append() would store them. `counters`: the edge's and validation's. No ban
+   * counts: only Sysmon events are handed over, and none of them is a processblock.
+   */
+  async appendHandedOver(sensor: SensorIdentity, handedOver: { ref: string; events: number }, counters: Map<string, number>, nextSequence: () => number) {
+    const sequence = nextSequence();
+    const outcome = await this.writer.write({ sensor, sequence, processes: [], filtered: 0, counters, handedOver });
+    if (!outcome.duplicate) for (const listener of this.commitListeners) listener();
+    return { sequence, duplicate: outcome.duplicate, accepted: outcome.accepted, filtered: outcome.filtered };
+  }
+
+  /** Lets go of handed-over batches that will not be written (their request failed, or was a duplicate). */
+  async dropHandedOver(refs: readonly string[]): Promise<void> {
+    await this.store.handOvers?.drop(refs);
+  }
+
   private async commitEvents(sensor: SensorIdentity, sequenceOf: () => number, valid: SensorEvent[], counters: Map<string, number>): Promise<Omit<EventsReply, 'rejected'>> {
     for (const event of valid) normalizeEvent(event);
     this.gate.use(await this.filters.compiled());

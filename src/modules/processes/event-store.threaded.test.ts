@@ -79,4 +79,43 @@ describe('threaded event store', () => {
       await store.close();
     }
   });
+
+  it('commits batches another thread handed to the writer, whichever of batch, commit or drop arrives first, and keeps none', async () => {
+    const file = join(dir, 'handed.db');
+    const db = SqliteDatabase.open(file);
+    await migrate(db, sqliteMigrations);
+    const store = new ThreadedEventStore(file, RULES);
+    const port = store.handOvers.port();
+    const preparer = new EventPreparer(new FilterGate());
+    const processesOf = (pid: number) => preparer.prepare({ sensorId: 0, groupId: 0, osType: 'linux' }, processEvents(pid)).processes;
+    try {
+      // The commit first: it waits for its batch.
+      const committed = store.commit([{ sensor: SENSOR, sequence: 1, processes: [], filtered: 0, counters: new Map(), handedOver: { ref: 'a', events: 8 } }]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      port.postMessage({ ref: 'a', processes: processesOf(21) });
+      assert.deepEqual(await committed, [{ duplicate: false, accepted: 8, filtered: 0 }]);
+      // The batch first.
+      port.postMessage({ ref: 'b', processes: processesOf(22) });
+      assert.deepEqual(await store.commit([{ sensor: SENSOR, sequence: 2, processes: [], filtered: 0, counters: new Map(), handedOver: { ref: 'b', events: 8 } }]),
+        [{ duplicate: false, accepted: 8, filtered: 0 }]);
+      assert.deepEqual(await db.all('SELECT pid FROM processes WHERE pid IN (21, 22) ORDER BY pid'), [{ pid: 21 }, { pid: 22 }]);
+      // Dropped after it came, and before.
+      const heldOnceItIs = async (expected: number) => {
+        let held = await store.dropHandedOver([]);
+        for (const deadline = Date.now() + 5_000; held !== expected && Date.now() < deadline;) held = await store.dropHandedOver([]);
+        return held;
+      };
+      port.postMessage({ ref: 'd', processes: processesOf(24) });
+      assert.equal(await heldOnceItIs(1), 1, 'd held');
+      assert.equal(await store.dropHandedOver(['c']), 2, 'the drop of c waits for its batch');
+      port.postMessage({ ref: 'c', processes: processesOf(23) });
+      assert.equal(await heldOnceItIs(1), 1, 'c let go as it came');
+      assert.equal(await store.dropHandedOver(['d']), 0);
+      assert.deepEqual(await db.all('SELECT pid FROM processes WHERE pid IN (23, 24)'), []);
+    } finally {
+      port.close();
+      await store.close();
+      await db.close();
+    }
+  });
 });

@@ -10,7 +10,8 @@ import { WalCheckpointer, writerWalLimits } from '../../db/wal-checkpointer.js';
 import { serveRequests } from '../../db/worker-threads.js';
 import { chunkDirectory } from '../partitions/partition-files.js';
 import { SqlitePartitionWriter } from '../partitions/partition-writer.sqlite.js';
-import type { SegmentRules } from '../../ingest/event-store.js';
+import type { HandedOverBatch, IngestBatch, SegmentRules } from '../../ingest/event-store.js';
+import { HandOvers } from './hand-overs.js';
 import { SqliteEventStore } from './event-store.sqlite.js';
 import type { WriterReply, WriterRequest } from './event-writer.messages.js';
 
@@ -34,6 +35,12 @@ const checkpointer = new WalCheckpointer(file, { intervalMs: checkpointIntervalM
 /** Made at the first request, so that a schema it cannot work with fails requests, not the thread. */
 let store: SqliteEventStore | undefined;
 let partitions: SqlitePartitionWriter | undefined;
+const handOvers = new HandOvers();
+
+/** The batches with the processes handed over for them in place. */
+function withHandedOver(batches: readonly IngestBatch[]): Promise<IngestBatch[]> {
+  return Promise.all(batches.map(async (batch) => (batch.handedOver ? { ...batch, processes: await handOvers.take(batch.handedOver.ref) } : batch)));
+}
 
 serveRequests<WriterRequest, WriterReply>(async (request) => {
   if (request.kind === 'close') {
@@ -41,8 +48,16 @@ serveRequests<WriterRequest, WriterReply>(async (request) => {
     await db.close();
     return {};
   }
+  if (request.kind === 'handOverPort') {
+    request.port.on('message', ({ ref, processes }: HandedOverBatch) => handOvers.arrive(ref, processes));
+    return {};
+  }
+  if (request.kind === 'dropHandedOver') {
+    for (const ref of request.refs) handOvers.drop(ref);
+    return { handOversHeld: handOvers.held };
+  }
   store ??= new SqliteEventStore(db, rules);
-  if (request.kind === 'commit') return { outcomes: await store.commit(request.batches) };
+  if (request.kind === 'commit') return { outcomes: await store.commit(await withHandedOver(request.batches)) };
   if (request.kind === 'partition') {
     partitions ??= new SqlitePartitionWriter(db.connection, store);
     const writer = partitions;

@@ -2,14 +2,22 @@
  * The fast path of `_bulk` bodies read on a reader thread holds to the plain one: the real
  * recordings, sent as Winlogbeat bulk bodies, read on a thread and settled, skip and store what
  * adding each document to a batch on the request thread does (the code before reader threads),
- * and a body that cannot be read is refused by the same name either way.
+ * and a body that cannot be read is refused by the same name either way. A reader that hands the
+ * events to the writer itself hands it, slice by slice, what appending them would have prepared.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { MessageChannel } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { recordingEvents } from '../../../test/support/sysmon-fixtures.js';
 import { toEcs } from '../../../test/support/sysmon-shapes.js';
-import { IngestRejection } from '../../ingest/rejection.js';
+import type { HandedOverBatch } from '../../ingest/event-store.js';
+import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { FilterGate } from '../../ingest/ingress-gate.js';
+import { normalizeEvent } from '../../ingest/normalize.js';
+import { EventPreparer, type PreparedProcess } from '../../ingest/prepare.js';
+import { IngestRejection, counter } from '../../ingest/rejection.js';
+import { validateEvents } from '../../ingest/validate.js';
 import { SysmonDecoder } from '../../ingest/sysmon/sysmon-decoder.js';
 import { BulkReaders } from './bulk-readers.js';
 import { SysmonBatch, type SysmonSink } from './sysmon-batch.js';
@@ -38,9 +46,37 @@ async function stored(batch: SysmonBatch): Promise<unknown> {
       return { sensorId: calls.length, accepted: events.length, filtered: 0, rejected: 0 };
     },
     binariesSeen: async (sensorId, binaries) => void calls.push({ sensorId, binaries }),
+    storeHandedOver: () => Promise.reject(new Error('these readers hand nothing over')),
   };
   const reply = await batch.commit(1, sink);
   return asSent({ reply, calls });
+}
+
+/** What the pipeline's append() hands the writer for a slice, with no ingress filter in force. */
+function preparedAsAppended(events: SensorEvent[], counters: Map<string, number>): { processes: PreparedProcess[]; counters: Record<string, number> } {
+  const { valid, rejected } = validateEvents(events);
+  for (const { reason } of rejected) counters.set(counter.eventRejected(reason), (counters.get(counter.eventRejected(reason)) ?? 0) + 1);
+  for (const event of valid) normalizeEvent(event);
+  return { processes: new EventPreparer(new FilterGate()).prepare({ sensorId: 0, groupId: 0, osType: 'windows' }, valid).processes, counters: Object.fromEntries(counters) };
+}
+
+/** What a batch stores per host slice, as the writer would receive it (handed over, or through append()). */
+async function slicesStored(batch: SysmonBatch, handedOver: ReadonlyMap<string, PreparedProcess[]>): Promise<unknown> {
+  const slices: unknown[] = [];
+  const outcome = { accepted: 0, filtered: 0, rejected: 0 };
+  const sink: SysmonSink = {
+    store: async (_groupId, host, events, counters) => {
+      slices.push({ host, ...preparedAsAppended(events, counters) });
+      return { sensorId: slices.length, ...outcome };
+    },
+    storeHandedOver: async (_groupId, host, slice, counters) => {
+      slices.push({ host, processes: handedOver.get(slice.ref), counters: Object.fromEntries(counters) });
+      return { sensorId: slices.length, ...outcome };
+    },
+    binariesSeen: async () => undefined,
+  };
+  await batch.commit(1, sink);
+  return asSent(slices);
 }
 
 describe('Sysmon bulk bodies read on a reader thread', () => {
@@ -79,6 +115,39 @@ describe('Sysmon bulk bodies read on a reader thread', () => {
       }
     } finally {
       await small.close();
+    }
+  });
+
+  it('hand the writer, when it takes them, the prepared events that settling on the request thread and appending would give it', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const handedOver = new Map<string, PreparedProcess[]>();
+    port2.on('message', ({ ref, processes }: HandedOverBatch) => handedOver.set(ref, processes));
+    const handing = new BulkReaders(1, MAX_DECODED, () => port1);
+    try {
+      const withSecurity = await handing.read(bulkBody([...recordingEvents('schtask_create').map(toEcs), SECURITY]), 'gzip', NOW, true);
+      assert.equal(withSecurity.handedOver, undefined, 'a body with Security events is settled whole on the request thread');
+      let slices = 0;
+      for (const name of RECORDINGS) {
+        const documents = recordingEvents(name).filter((event) => event.Channel === 'Microsoft-Windows-Sysmon/Operational').map(toEcs);
+        const read = await handing.read(bulkBody(documents), 'gzip', NOW, true);
+        assert.ok(read.handedOver !== undefined, name);
+        const refs = Object.values(read.handedOver).flat().map((slice) => slice.ref);
+        while (refs.some((ref) => !handedOver.has(ref))) await new Promise((resolve) => setImmediate(resolve));
+
+        const plain = new SysmonBatch(new SysmonDecoder(), NOW);
+        const plainSkips = documents.map((document, i) => plain.add(i, structuredClone(document)));
+        const settled = new SysmonBatch(new SysmonDecoder(), NOW);
+        const settledSkips = read.items.flatMap((item, i) => ('decoded' in item ? [settled.settle(i, item.decoded)] : []));
+        settled.handedOver(read.handedOver);
+        assert.deepEqual(asSent(settledSkips), asSent(plainSkips), name);
+        const [fromReader, fromPlain] = [await slicesStored(settled, handedOver), await slicesStored(plain, new Map())];
+        assert.deepEqual(fromReader, fromPlain, name);
+        slices += refs.length;
+      }
+      assert.ok(slices >= RECORDINGS.length, `${slices} slices compared`);
+    } finally {
+      port2.close();
+      await handing.close();
     }
   });
 });

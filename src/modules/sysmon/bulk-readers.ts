@@ -2,15 +2,23 @@
  * Where `_bulk` bodies are read: on a small pool of threads (config `sysmonReaderThreads`), so the
  * request thread, which also runs HTTP, TLS and the ingest pipeline, only settles what they read
  * and answers; with no threads, on the request thread itself. Threads start with the first body.
+ * Given a port to the event store's writer per thread, a thread also prepares the body's events
+ * and hands them to the writer itself when asked to (bulk-hand-over.ts, ADR 0035).
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { WorkerReply } from '../../db/worker-threads.js';
 import { WorkerClient } from '../../db/worker-threads.js';
 import { IngestRejection, type BatchRejectionReason } from '../../ingest/rejection.js';
-import { readBulk, type ReadBulk } from '../../ingest/sysmon/bulk-read.js';
+import type { HandedOverBulk } from '../../ingest/sysmon/bulk-hand-over.js';
+import { readBulk } from '../../ingest/sysmon/bulk-read.js';
 
 export type BulkReadRequest =
-  | { id: number; kind: 'read'; raw: ArrayBuffer; contentEncoding: string | undefined; maxDecodedBytes: number; nowMs: number }
+  | { id: number; kind: 'read'; raw: ArrayBuffer; contentEncoding: string | undefined; maxDecodedBytes: number; nowMs: number; handOver: boolean }
   | { id: number; kind: 'close' };
+
+export interface BulkReaderInit {
+  writerPort: MessagePort | undefined;
+}
 
 export interface BulkReadReply extends WorkerReply {
   json?: string;
@@ -20,17 +28,30 @@ export interface BulkReadReply extends WorkerReply {
 export class BulkReaders {
   private readers: { client: WorkerClient<BulkReadRequest, BulkReadReply>; busy: number }[] = [];
 
-  constructor(private readonly threads: number, private readonly maxDecodedBytes: number) {}
+  constructor(
+    private readonly threads: number,
+    private readonly maxDecodedBytes: number,
+    /** A new port to the event store's writer, when it takes batches handed over. */
+    private readonly writerPort?: () => MessagePort,
+  ) {}
 
-  async read(raw: Buffer, contentEncoding: string | undefined, nowMs: number): Promise<ReadBulk> {
+  /** Whether read() can hand events over to the writer. */
+  get handOver(): boolean {
+    return this.threads > 0 && this.writerPort !== undefined;
+  }
+
+  /** `handOver`: the events go to the writer (when this.handOver), no ingress filter being in force. */
+  async read(raw: Buffer, contentEncoding: string | undefined, nowMs: number, handOver = false): Promise<HandedOverBulk> {
     if (this.threads === 0) return readBulk(raw, contentEncoding, this.maxDecodedBytes, nowMs);
     const reader = this.leastBusy();
     reader.busy++;
     try {
       const bytes = ownBuffer(raw);
-      const reply = await reader.client.request({ kind: 'read', raw: bytes, contentEncoding, maxDecodedBytes: this.maxDecodedBytes, nowMs }, [bytes]);
+      const reply = await reader.client.request({
+        kind: 'read', raw: bytes, contentEncoding, maxDecodedBytes: this.maxDecodedBytes, nowMs, handOver: handOver && this.handOver,
+      }, [bytes]);
       if (reply.rejection) throw new IngestRejection(reply.rejection.reason, reply.rejection.message);
-      return JSON.parse(reply.json!) as ReadBulk;
+      return JSON.parse(reply.json!) as HandedOverBulk;
     } finally {
       reader.busy--;
     }
@@ -44,7 +65,10 @@ export class BulkReaders {
 
   private leastBusy() {
     if (this.readers.length < this.threads) {
-      const reader = { client: new WorkerClient<BulkReadRequest, BulkReadReply>(import.meta.url, 'bulk-reader', {}), busy: 0 };
+      const writerPort = this.writerPort?.();
+      const init: BulkReaderInit = { writerPort };
+      const client = new WorkerClient<BulkReadRequest, BulkReadReply>(import.meta.url, 'bulk-reader', init, writerPort ? [writerPort] : []);
+      const reader = { client, busy: 0 };
       this.readers.push(reader);
       return reader;
     }

@@ -6,16 +6,19 @@
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { MAX_EVENTS_PER_BATCH } from '../../ingest/event.schemas.js';
 import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
+import type { HandedOverSlice } from '../../ingest/sysmon/bulk-hand-over.js';
 import { batchHostKey, readEvent } from '../../ingest/sysmon/bulk-read.js';
 import type { SysmonDecoder, SysmonHost, Unsettled } from '../../ingest/sysmon/sysmon-decoder.js';
 import { NOT_FOR_VIGIL, skipCounter, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
 import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
 
+type HostOutcome = { sensorId: number; accepted: number; filtered: number; rejected: number };
+
 /** Where the gathered events go: the host's sensor, and the pipeline that stores them. */
 export interface SysmonSink {
-  store(groupId: number, host: SysmonHost, events: SensorEvent[], counters: Map<string, number>): Promise<{
-    sensorId: number; accepted: number; filtered: number; rejected: number;
-  }>;
+  store(groupId: number, host: SysmonHost, events: SensorEvent[], counters: Map<string, number>): Promise<HostOutcome>;
+  /** A slice of the host's events that a reader thread prepared and handed to the writer (ADR 0035). */
+  storeHandedOver(groupId: number, host: SysmonHost, slice: HandedOverSlice, counters: Map<string, number>): Promise<HostOutcome>;
   /** The files the host's events named, each once, after its events are stored. */
   binariesSeen(sensorId: number, binaries: readonly SysmonBinary[]): Promise<void>;
 }
@@ -38,6 +41,8 @@ interface HostEvents {
   counters: Map<string, number>;
   /** By md5, the first each file was seen under. */
   binaries: Map<string, SysmonBinary>;
+  /** Its events, when a reader thread handed them to the writer instead (then `events` is empty). */
+  handedOver: HandedOverSlice[] | undefined;
 }
 
 export class SysmonBatch {
@@ -70,6 +75,14 @@ export class SysmonBatch {
     for (const event of decoded.events) entry.events.push(event);
     if (decoded.binary && !entry.binaries.has(decoded.binary.md5)) entry.binaries.set(decoded.binary.md5, decoded.binary);
     return undefined;
+  }
+
+  /** Where the settled events' host entries have their events, handed over to the writer (by batchHostKey). */
+  handedOver(slices: Readonly<Record<string, HandedOverSlice[]>>): void {
+    for (const [key, hostSlices] of Object.entries(slices)) {
+      const entry = this.hosts.get(key);
+      if (entry !== undefined) entry.handedOver = hostSlices;
+    }
   }
 
   /** A line or item refused before it could be decoded (not JSON, unreadable XML, …). */
@@ -128,7 +141,7 @@ export class SysmonBatch {
     const key = batchHostKey(host.name);
     let entry = this.hosts.get(key);
     if (entry === undefined) {
-      entry = { host, events: [], stored: 0, security: [], counters: new Map(), binaries: new Map() };
+      entry = { host, events: [], stored: 0, security: [], counters: new Map(), binaries: new Map(), handedOver: undefined };
       this.hosts.set(key, entry);
     }
     return entry;
@@ -136,14 +149,10 @@ export class SysmonBatch {
 }
 
 /** One host's events, in slices the pipeline takes (one after another: a sensor's batches are numbered in order), then its files. */
-async function storeHost(groupId: number, entry: HostEvents, sink: SysmonSink): Promise<{ sensorId: number; accepted: number; filtered: number; rejected: number }> {
+async function storeHost(groupId: number, entry: HostEvents, sink: SysmonSink): Promise<HostOutcome> {
   const total = { sensorId: 0, accepted: 0, filtered: 0, rejected: 0 };
-  // Exports and shippers do not keep the host's order; a process's timeline should.
-  entry.events.sort((a, b) => a.ts - b.ts);
-  for (let start = 0; start < entry.events.length; start += MAX_EVENTS_PER_BATCH) {
-    // The edge's counters go with the host's first slice only.
-    const counters = start === 0 ? entry.counters : new Map<string, number>();
-    const outcome = await sink.store(groupId, entry.host, entry.events.slice(start, start + MAX_EVENTS_PER_BATCH), counters);
+  for (const store of hostSlices(groupId, entry, sink)) {
+    const outcome = await store();
     total.sensorId = outcome.sensorId;
     total.accepted += outcome.accepted;
     total.filtered += outcome.filtered;
@@ -151,4 +160,23 @@ async function storeHost(groupId: number, entry: HostEvents, sink: SysmonSink): 
   }
   await sink.binariesSeen(total.sensorId, [...entry.binaries.values()]);
   return total;
+}
+
+/** The host's slices to store in order; the edge's counters go with the first only. */
+function hostSlices(groupId: number, entry: HostEvents, sink: SysmonSink): (() => Promise<HostOutcome>)[] {
+  const firstCounters = (first: boolean) => (first ? entry.counters : new Map<string, number>());
+  if (entry.handedOver !== undefined) {
+    return entry.handedOver.map((slice, i) => () => {
+      const counters = firstCounters(i === 0);
+      for (const [name, count] of Object.entries(slice.rejected)) counters.set(name, (counters.get(name) ?? 0) + count);
+      return sink.storeHandedOver(groupId, entry.host, slice, counters);
+    });
+  }
+  // Exports and shippers do not keep the host's order; a process's timeline should.
+  entry.events.sort((a, b) => a.ts - b.ts);
+  const slices: (() => Promise<HostOutcome>)[] = [];
+  for (let start = 0; start < entry.events.length; start += MAX_EVENTS_PER_BATCH) {
+    slices.push(() => sink.store(groupId, entry.host, entry.events.slice(start, start + MAX_EVENTS_PER_BATCH), firstCounters(start === 0)));
+  }
+  return slices;
 }

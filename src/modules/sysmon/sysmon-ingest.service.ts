@@ -7,6 +7,8 @@
 import { LRUCache } from 'lru-cache';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
 import { decompress } from '../../ingest/decode.js';
+import type { HandedOverBulk, HandedOverSlice } from '../../ingest/sysmon/bulk-hand-over.js';
+import type { ReadBulk } from '../../ingest/sysmon/bulk-read.js';
 import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { SysmonDecoder, type SysmonHost } from '../../ingest/sysmon/sysmon-decoder.js';
@@ -32,9 +34,11 @@ export class SysmonIngestService implements SysmonSink {
   /** One for the server's life: it remembers Security 4688 starts for their 4689 exits. */
   private readonly decoder = new SysmonDecoder();
   private readonly binariesRecorded = new LRUCache<string, true>({ max: BINARIES_REMEMBERED });
+  /** Refs of batches handed to the event writer and not yet written: dropped if their request ends without. */
+  private readonly unwritten = new Set<string>();
 
   constructor(
-    private readonly pipeline: Pick<IngestPipeline, 'append'>,
+    private readonly pipeline: Pick<IngestPipeline, 'append' | 'appendHandedOver' | 'takesHandedOver' | 'dropHandedOver'>,
     private readonly hosts: SysmonHosts,
     private readonly batches: SysmonHostsStore,
     private readonly binaries: BinaryRecorder,
@@ -66,7 +70,21 @@ export class SysmonIngestService implements SysmonSink {
    */
   async ingestBulk(key: IngestKeyIdentity, raw: Buffer, contentEncoding: string | undefined, index: string | undefined, shape: ReplyShape = 'full'): Promise<string> {
     const started = this.now();
-    const { digest, items } = await this.readers.read(raw, contentEncoding, started);
+    const handOver = this.readers.handOver && (await this.pipeline.takesHandedOver());
+    const { digest, items, handedOver } = await this.readers.read(raw, contentEncoding, started, handOver);
+    const refs = Object.values(handedOver ?? {}).flatMap((slices) => slices.map((slice) => slice.ref));
+    for (const ref of refs) this.unwritten.add(ref);
+    try {
+      return await this.settleBulk(key, items, digest, handedOver, started, index, shape);
+    } finally {
+      const dropped = refs.filter((ref) => this.unwritten.delete(ref));
+      if (dropped.length > 0) await this.pipeline.dropHandedOver(dropped);
+    }
+  }
+
+  private async settleBulk(
+    key: IngestKeyIdentity, items: ReadBulk['items'], digest: string, handedOver: HandedOverBulk['handedOver'], started: number, index: string | undefined, shape: ReplyShape,
+  ): Promise<string> {
     // Beats send a batch again, byte for byte, when an answer was lost: stored once all the same.
     const duplicate = await this.batches.batchStored(key.groupId, digest);
     const batch = new SysmonBatch(this.decoder, started);
@@ -83,10 +101,20 @@ export class SysmonIngestService implements SysmonSink {
       }
     }
     if (!duplicate) {
+      if (handedOver) batch.handedOver(handedOver);
       await batch.commit(key.groupId, this);
       await this.batches.recordBatch(key.groupId, digest, this.now());
     }
     return bulkReply(outcomes, index ?? 'sysmon', this.now() - started, shape);
+  }
+
+  /** SysmonSink: a slice of one host's events, already with the event writer, stored under its sensor. */
+  storeHandedOver(groupId: number, host: SysmonHost, slice: HandedOverSlice, counters: Map<string, number>) {
+    const rejected = Object.values(slice.rejected).reduce((sum, count) => sum + count, 0);
+    return this.storeFor(groupId, host, async (sensor, nextSequence) => {
+      this.unwritten.delete(slice.ref);
+      return { ...(await this.pipeline.appendHandedOver(sensor, slice, counters, nextSequence)), rejected };
+    });
   }
 
   /** SysmonSink: the files a host's events named, recorded as binaries seen on its sensor. */
@@ -99,12 +127,22 @@ export class SysmonIngestService implements SysmonSink {
   }
 
   /** SysmonSink: one host's events, stored under its sensor. */
-  async store(groupId: number, host: SysmonHost, events: SensorEvent[], counters: Map<string, number>) {
+  store(groupId: number, host: SysmonHost, events: SensorEvent[], counters: Map<string, number>) {
+    return this.storeFor(groupId, host, async (sensor, nextSequence) => {
+      const outcome = await this.pipeline.append(sensor, events, counters, nextSequence);
+      return { ...outcome, rejected: outcome.rejected.length };
+    });
+  }
+
+  /** Events of the host, stored by `append` under its sensor (created on first sight), which then shows online. */
+  private async storeFor(
+    groupId: number, host: SysmonHost, append: (sensor: SensorIdentity, nextSequence: () => number) => Promise<{ accepted: number; filtered: number; rejected: number }>,
+  ) {
     const nowMs = this.now();
     const sensor = await this.hosts.sensorFor(groupId, host, nowMs);
-    const outcome = await this.pipeline.append(sensor.identity, events, counters, () => this.hosts.nextSequence(sensor));
+    const outcome = await append(sensor.identity, () => this.hosts.nextSequence(sensor));
     await this.hosts.seen(sensor, nowMs);
-    return { sensorId: sensor.identity.id, accepted: outcome.accepted, filtered: outcome.filtered, rejected: outcome.rejected.length };
+    return { sensorId: sensor.identity.id, accepted: outcome.accepted, filtered: outcome.filtered, rejected: outcome.rejected };
   }
 }
 
