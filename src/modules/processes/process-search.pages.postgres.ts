@@ -8,8 +8,9 @@
  * - walk: segments in update order from the newest, the condition tested on each, until the page
  *   is full: about (start + rows) × segments ÷ matches rows, cheap when matches are dense. A walk
  *   that ends short (matches bunched in older segments) goes again, longer, up to a bound.
- * - the same walk in Node for a condition that is one event field, whose matching rows the count
- *   read (a set tested per row), reading only the index.
+ * - the same walk against matches the count read and kept (a condition that is one event field:
+ *   its segment rows; one on process columns: its processes' ids), bound as an array that
+ *   PostgreSQL hashes once, so the walk reads only the update-order index.
  * - per host, for a condition on host columns alone: the newest start + rows segments of each
  *   matching sensor (LATERAL, through (sensor, last update)), merged: a few hundred sensors at most.
  * - per process: the newest start + rows segments of each matching process (LATERAL, through
@@ -59,12 +60,21 @@ export interface PageQuery {
   perProcess: boolean;
   /** Whether it reads only host columns, so host_segment_counts can test it per host. */
   hostScoped: boolean;
-  /** Every matching segment row, when the count has read them (a condition that is one event field). */
-  posted?: ReadonlySet<number>;
+  /** The matches the count read, when it kept them. */
+  inHand?: MatchesInHand;
   /** Segments the caller may see, read only when the walk is considered. */
   visibleSegments: () => Promise<number>;
   /** A plan to use where it applies, instead of the one the figures choose: tests reach every plan on small data. */
   forced?: ForcedPagePlan;
+}
+
+/**
+ * Matches the count read, as a PostgreSQL array literal of ids: the matching segment rows (`id`), or
+ * the matching processes (`process_id`; process ids are unique across sensors).
+ */
+export interface MatchesInHand {
+  column: 'id' | 'process_id';
+  ids: string;
 }
 
 /** walk: its first length (later ones grow as ever). */
@@ -94,8 +104,8 @@ export async function readPage(tx: SqlExecutor, query: PageQuery): Promise<numbe
     const walk = forced?.plan === 'walk' ? forced.firstLength
       : Math.ceil((needed * (await query.visibleSegments())) / Math.max(total, 1)) * WALK_SLACK + WALK_MARGIN;
     if (perProcess && (forced ? forced.plan === 'per-process' : walk > total)) return newestPerProcess(tx, query, needed);
-    if (query.posted && walk <= WALK_LIMIT) {
-      const found = await walkPosted(tx, query, query.posted, walk);
+    if (query.inHand && walk <= WALK_LIMIT) {
+      const found = await walkInHand(tx, query, query.inHand, walk);
       if (found) return found;
     }
     // A walk that ends short is tried again four times longer, up to the limit: at most a third more reading.
@@ -132,25 +142,31 @@ async function walkNewest(tx: SqlExecutor, { request, where, params, total }: Pa
 }
 
 /**
- * The walk for matches already in hand: segment rows in update order from the index alone, in
- * steps that grow fourfold, kept when posted, until the page is full; undefined past the bound.
+ * The walk for matches already in hand: segments in update order from the index alone, in steps
+ * that grow fourfold, each tested against the ids (a constant array, which PostgreSQL hashes once
+ * per statement), until the page is full; undefined past the bound. Only the matches and each
+ * step's last segment (where the next step goes on) come back.
  */
-async function walkPosted(tx: SqlExecutor, { request, total }: PageQuery, posted: ReadonlySet<number>, walk: number): Promise<number[] | undefined> {
+async function walkInHand(tx: SqlExecutor, { request, total }: PageQuery, { column, ids }: MatchesInHand, walk: number): Promise<number[] | undefined> {
   const [dir, past] = request.sort.descending ? ['DESC', '<'] : ['ASC', '>'];
   const wanted = Math.min(request.start + request.rows, total);
   const found: number[] = [];
   let after: [number, number] | undefined;
   for (let read = 0, step = walk; read < WALK_LIMIT; read += step, step *= WALK_GROWTH) {
-    const rows = await tx.all<{ id: number; last_update_ms: number }>(
-      `SELECT id, last_update_ms FROM segments ${after ? `WHERE (last_update_ms, id) ${past} (?, ?)` : ''}
-       ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?`,
-      [...(after ?? []), Math.min(step, WALK_LIMIT - read)],
+    const asked = Math.min(step, WALK_LIMIT - read);
+    const rows = await tx.all<{ id: number; last_update_ms: number; hit: boolean; n: number }>(
+      `SELECT * FROM (
+         SELECT s.id, s.last_update_ms, s.${column} = ANY(?::bigint[]) AS hit, row_number() OVER (ORDER BY s.last_update_ms ${dir}, s.id ${dir}) AS n
+         FROM (SELECT id, process_id, last_update_ms FROM segments ${after ? `WHERE (last_update_ms, id) ${past} (?, ?)` : ''}
+               ORDER BY last_update_ms ${dir}, id ${dir} LIMIT ?) s
+       ) walked WHERE hit OR n = ? ORDER BY n`,
+      [ids, ...(after ?? []), asked, asked],
     );
-    for (const row of rows) if (posted.has(row.id)) found.push(row.id);
+    for (const row of rows) if (row.hit) found.push(row.id);
     if (found.length >= wanted) return found.slice(request.start, wanted);
-    if (rows.length === 0) return undefined;
-    const last = rows.at(-1)!;
-    after = [last.last_update_ms, last.id];
+    const last = rows.at(-1);
+    if (Number(last?.n) !== asked) return undefined;
+    after = [last!.last_update_ms, last!.id];
   }
   return undefined;
 }

@@ -29,7 +29,7 @@ import {
   type ProcessSearchResult,
 } from './process-search.plan.js';
 import { bindDictionaryArrays } from './dictionary-arrays.postgres.js';
-import { readPage, SEGMENTS_AND_PROCESSES, type ForcedPagePlan } from './process-search.pages.postgres.js';
+import { readPage, SEGMENTS_AND_PROCESSES, type ForcedPagePlan, type MatchesInHand } from './process-search.pages.postgres.js';
 import type { ProcessSearchStore } from './process-search.store.js';
 
 const ROW_COLUMNS = `s.id AS segment_row, s.segment_id, s.last_update_ms, s.last_server_update_ms, s.event_count,
@@ -44,6 +44,8 @@ const NAMES = 'process_name_segment_counts p';
 const NAME_COLUMNS: ReadonlySet<string> = new Set(['sensor_id', 'group_id', 'process_name']);
 /** Posted segment rows kept for the page, at most: as SQLite's one-pass cap (process-search.once.sqlite.ts). */
 const POSTED_CAP = 150_000;
+/** Matching processes kept for the page, at most: as SQLite's listed processes (process-search.sqlite.ts). */
+const LISTED_CAP = 25_000;
 
 export class PostgresProcessSearchStore implements ProcessSearchStore {
   /**
@@ -72,8 +74,8 @@ class Search {
   private params: SqlValue[];
   /** The terms of a condition that is one event field, once read from the dictionary. */
   private terms: string | undefined;
-  /** The segment rows posted under those terms, when counted from them and not too many to hold. */
-  private posted: Set<number> | undefined;
+  /** The matches the count read, when not too many to hold, for the page's walk (process-search.pages.postgres.ts). */
+  private inHand: MatchesInHand | undefined;
 
   constructor(private readonly tx: SqlExecutor, private readonly request: CompiledProcessSearch, private readonly forcedPagePlan?: ForcedPagePlan) {
     this.where = `(${request.condition.sql})${this.groups()}`;
@@ -116,13 +118,23 @@ class Search {
         `SELECT count(*) AS n, CASE WHEN count(*) <= ? THEN string_agg(segment_row::text, ',') END AS rows
          FROM (SELECT DISTINCT sensor_id, segment_row FROM segment_terms WHERE terms && ?::text[]) posted`, [POSTED_CAP, this.terms],
       );
-      if (counted!.rows !== null) this.posted = new Set(counted!.rows.split(',').map(Number));
+      if (counted!.rows !== null) this.inHand = { column: 'id', ids: `{${counted!.rows}}` };
+      return counted!.n;
+    }
+    if (!grouped && !condition.readsSegments && !this.hostScoped() && !this.nameScoped()) {
+      // Counted per matching process, whose ids come with the sum: the page's walk then tests each
+      // segment's process against them instead of reading the process row (ADR 0027, second amendment).
+      const counted = await this.tx.get<{ n: number; ids: string | null }>(
+        `SELECT coalesce(sum(c.segments), 0) AS n, CASE WHEN count(*) <= ? THEN string_agg(p.id::text, ',') END AS ids
+         FROM ${PROCESSES_WITH_COUNTS} WHERE ${this.where}`, [LISTED_CAP, ...this.params],
+      );
+      if (counted!.ids !== null) this.inHand = { column: 'process_id', ids: `{${counted!.ids}}` };
       return counted!.n;
     }
     const [from, n] = this.hostScoped() ? [HOSTS, 'coalesce(sum(p.segments), 0)'] : this.nameScoped() ? [NAMES, `coalesce(sum(p.${grouped ? 'processes' : 'segments'}), 0)::bigint`]
       : condition.readsSegments
       ? [SEGMENTS_AND_PROCESSES, grouped ? 'count(DISTINCT s.process_id)' : 'count(*)']
-      : [PROCESSES_WITH_COUNTS, grouped ? 'count(*)' : 'coalesce(sum(c.segments), 0)'];
+      : [PROCESSES_WITH_COUNTS, 'count(*)'];
     return (await this.tx.get<{ n: number }>(`SELECT ${n} AS n FROM ${from} WHERE ${this.where}`, this.params))!.n;
   }
 
@@ -141,7 +153,7 @@ class Search {
   private page(total: number): Promise<number[]> {
     return readPage(this.tx, {
       request: this.request, where: this.where, params: this.params, total,
-      perProcess: this.terms === undefined && !this.request.condition.readsSegments, hostScoped: this.hostScoped(), posted: this.posted,
+      perProcess: this.terms === undefined && !this.request.condition.readsSegments, hostScoped: this.hostScoped(), inHand: this.inHand,
       forced: this.forcedPagePlan,
       visibleSegments: async () => {
         const { visibleGroups } = this.request;
