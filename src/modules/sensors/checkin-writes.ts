@@ -2,9 +2,11 @@
  * Check-ins' writes to the sensor rows, many to one transaction (group commit): a fleet of 10,000
  * sensors checks in some 300 times a second, and one transaction each meant a lock, a commit and,
  * under ingest, a wait behind the event writer each (issue 22 point 5). A check-in's write starts
- * at once when none is under way; those that arrive meanwhile go together in the next. Each caller
- * is answered once its own write is committed, so a check-in still answers only what is recorded,
- * and every write is the one it was alone (SensorsStore.checkin), state changes included.
+ * at once when none is under way; those that arrive meanwhile go together in the next. Every write
+ * is the one it was alone (SensorsStore.checkin), state changes included, in the order recorded.
+ *
+ * A caller may wait for its own commit or not (SensorsService decides which check-ins need to: ADR
+ * 0037). `written()` waits for every write recorded before it, for readers that must see them.
  */
 import type { CheckinFacts, SensorsStore } from './sensors.store.js';
 
@@ -21,15 +23,24 @@ const MOST_CHECKINS_PER_TRANSACTION = 500;
 export class CheckinWrites {
   private waiting: Waiting[] = [];
   private writing = false;
+  /** Settles once the check-in recorded last is written or failed, and so every one before it. */
+  private last: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly store: Pick<SensorsStore, 'checkin'>) {}
 
   /** Records the check-in; false when there is no such sensor. */
   record(id: number, facts: CheckinFacts): Promise<boolean> {
-    return new Promise((resolve, reject) => {
+    const recorded = new Promise<boolean>((resolve, reject) => {
       this.waiting.push({ id, facts, resolve, reject });
       if (!this.writing) void this.writeAll();
     });
+    this.last = recorded.catch(() => undefined);
+    return recorded;
+  }
+
+  /** Settles once every check-in recorded so far is committed (or its transaction failed). */
+  async written(): Promise<void> {
+    await this.last;
   }
 
   private async writeAll(): Promise<void> {

@@ -9,6 +9,7 @@ import { setImmediate } from 'node:timers/promises';
 import { ForbiddenError, InvalidRequestError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
 import { canAdministerGroup, canViewGroup, requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import { digestsEqual } from '../users/credentials.js';
+import { isPlainHeartbeat } from './checkin-timing.js';
 import { CheckinWrites } from './checkin-writes.js';
 import { toWire } from './sensor-record.js';
 import { filterOf, pageOf } from './sensor-filters.js';
@@ -59,6 +60,8 @@ const LISTING_PAGE_ROWS = 500;
 export class SensorsService {
   private readonly checkinHooks: CheckinHook[] = [];
   private readonly checkinWrites: CheckinWrites;
+  /** The row each identity was authenticated from, which says whether its check-in may be answered before it is written. */
+  private readonly authenticatedFrom = new WeakMap<SensorIdentity, SensorRecord>();
 
   constructor(
     private readonly store: SensorsStore,
@@ -68,6 +71,14 @@ export class SensorsService {
     private readonly now: () => number = Date.now,
   ) {
     this.checkinWrites = new CheckinWrites(store);
+  }
+
+  /**
+   * Settles once every check-in answered so far is written. The analyst's reads wait for it, so
+   * that they show the check-ins this server answered; the container waits for it before closing the store.
+   */
+  checkinsWritten(): Promise<void> {
+    return this.checkinWrites.written();
   }
 
   onCheckin(hook: CheckinHook): void {
@@ -120,7 +131,9 @@ export class SensorsService {
     if (!sensor || !digestsEqual(sensor.secretHash, hashSecret(match[2]!))) {
       throw new UnauthorizedError('Unknown sensor or wrong secret');
     }
-    return identityOf(sensor);
+    const identity = identityOf(sensor);
+    this.authenticatedFrom.set(identity, sensor);
+    return identity;
   }
 
   async checkin(sensor: SensorIdentity, body: CheckinBody): Promise<CheckinReply> {
@@ -132,7 +145,7 @@ export class SensorsService {
       const ask = await hook(sensor, completed, now);
       if (ask?.nextCheckinSeconds !== undefined) interval = Math.min(interval, ask.nextCheckinSeconds);
     }
-    await this.checkinWrites.record(sensor.id, {
+    const written = this.checkinWrites.record(sensor.id, {
       computerName: body.computer_name,
       computerDnsName: body.computer_dns_name,
       computerSid: body.computer_sid,
@@ -153,6 +166,13 @@ export class SensorsService {
       lastCheckinMs: now,
       nextCheckinMs: now + interval * 1000,
     });
+    const before = this.authenticatedFrom.get(sensor);
+    if (before && isPlainHeartbeat(before, body, now, this.timings.checkinIntervalSeconds)) {
+      // Not waited for: the sensor sends the same again at its next check-in, so a lost write costs nothing lasting.
+      written.catch((error: unknown) => process.emitWarning(`sensor ${sensor.id}: check-in not recorded: ${String(error)}`));
+    } else {
+      await written;
+    }
     const instructions = await this.store.pendingInstructions(sensor.id, now);
     return {
       server_time: now,
@@ -175,6 +195,7 @@ export class SensorsService {
    * registered or changed while the listing runs never makes another appear twice or not at all.
    */
   async *listPages(actor: Principal, query: SensorListQuery): AsyncGenerator<Sensor[]> {
+    await this.checkinWrites.written();
     const now = this.now();
     const filter = filterOf(actor, query);
     // Clients send 0 for "no limit".
@@ -191,6 +212,7 @@ export class SensorsService {
 
   /** One page of them in a total order (GET /api/v2/sensor): iterating the pages meets every sensor once. */
   async search(actor: Principal, query: SensorSearchQuery): Promise<SensorSearchReply> {
+    await this.checkinWrites.written();
     const now = this.now();
     const filter = filterOf(actor, query);
     const page = pageOf(query);
@@ -239,6 +261,7 @@ export class SensorsService {
   }
 
   async statistics(actor: Principal): Promise<SensorStatistics> {
+    await this.checkinWrites.written();
     const filter = filterOf(actor, {});
     const [all, active] = await Promise.all([
       this.store.count(filter),
@@ -249,6 +272,7 @@ export class SensorsService {
 
   /** The sensor, when the caller may view its group; NotFoundError alike for both, so ids reveal nothing. */
   private async visible(actor: Principal, id: number): Promise<SensorRecord> {
+    await this.checkinWrites.written();
     const sensor = await this.store.get(id);
     if (!sensor || !canViewGroup(actor, sensor.groupId)) throw new NotFoundError(`No sensor with id ${id}`);
     return sensor;
