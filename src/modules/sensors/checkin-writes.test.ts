@@ -46,4 +46,25 @@ forEachDialect((fresh) => {
     assert.equal(await writes.record(id, { clockDeltaMs: 0, lastCheckinMs: 6000, nextCheckinMs: 36_000 }), true);
     assert.equal((await store.get(id))!.lastCheckinMs, 6000);
   });
+
+  it('writes check-ins nobody waits for in order, tells a failed transaction once, and written() waits for them', async () => {
+    const db = await fresh();
+    const store = new SqlSensorsStore(db);
+    const { id } = await store.register(SENSOR);
+    let failNext = true;
+    const failures: unknown[] = [];
+    const writes = new CheckinWrites({
+      checkin: async (checkins: readonly SensorCheckin[]) => {
+        if (!failNext) return store.checkin(checkins);
+        failNext = false;
+        return db.transaction(async (tx) => (await tx.run('UPDATE no_such_table SET x = 1'), [] as boolean[]));
+      },
+    }, (error) => failures.push(error));
+    writes.recordUnwaited(id, { clockDeltaMs: 0, lastCheckinMs: 5000, nextCheckinMs: 35_000 });
+    for (let i = 1; i <= 3; i++) writes.recordUnwaited(id, { clockDeltaMs: 0, lastCheckinMs: 5000 + i, nextCheckinMs: 35_000, uptime: i });
+    await writes.written();
+    assert.equal(failures.length, 1, 'the first transaction failed, and is told once');
+    const sensor = (await store.get(id))!;
+    assert.deepEqual([sensor.lastCheckinMs, sensor.uptime], [5003, 3], 'the next transaction wrote the three that came meanwhile, the last one last');
+  });
 });

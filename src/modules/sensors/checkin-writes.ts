@@ -25,8 +25,13 @@ export class CheckinWrites {
   private writing = false;
   /** Settles once the check-in recorded last is written or failed, and so every one before it. */
   private last: Promise<unknown> = Promise.resolve();
+  /** The failure last reported to onUnwaitedFailure: the check-ins of one transaction share it, and it is told once. */
+  private reported: unknown;
 
-  constructor(private readonly store: Pick<SensorsStore, 'checkin'>) {}
+  constructor(
+    private readonly store: Pick<SensorsStore, 'checkin'>,
+    private readonly onUnwaitedFailure: (error: unknown) => void = () => undefined,
+  ) {}
 
   /** Records the check-in; false when there is no such sensor. */
   record(id: number, facts: CheckinFacts): Promise<boolean> {
@@ -36,6 +41,15 @@ export class CheckinWrites {
     });
     this.last = recorded.catch(() => undefined);
     return recorded;
+  }
+
+  /** Records the check-in with no caller waiting for it: a transaction that fails is reported once, whatever it held. */
+  recordUnwaited(id: number, facts: CheckinFacts): void {
+    this.record(id, facts).catch((error: unknown) => {
+      if (error === this.reported) return;
+      this.reported = error;
+      this.onUnwaitedFailure(error);
+    });
   }
 
   /** Settles once every check-in recorded so far is committed (or its transaction failed). */

@@ -20,7 +20,7 @@ import type {
 } from './sensors.schemas.js';
 import type { InstallCodesStore } from './install-codes.store.js';
 import type { SensorIdentity } from '../../domain/sensor-identity.js';
-import type { SensorRecord, SensorsStore } from './sensors.store.js';
+import type { CheckinFacts, SensorRecord, SensorsStore } from './sensors.store.js';
 
 export interface SensorTimings {
   checkinIntervalSeconds: number;
@@ -70,7 +70,8 @@ export class SensorsService {
     private readonly timings: SensorTimings,
     private readonly now: () => number = Date.now,
   ) {
-    this.checkinWrites = new CheckinWrites(store);
+    // The sensor sends the same again at its next check-in: a heartbeat not recorded costs nothing lasting.
+    this.checkinWrites = new CheckinWrites(store, (error) => process.emitWarning(`sensor check-ins not recorded: ${String(error)}`));
   }
 
   /**
@@ -145,7 +146,7 @@ export class SensorsService {
       const ask = await hook(sensor, completed, now);
       if (ask?.nextCheckinSeconds !== undefined) interval = Math.min(interval, ask.nextCheckinSeconds);
     }
-    const written = this.checkinWrites.record(sensor.id, {
+    const facts: CheckinFacts = {
       computerName: body.computer_name,
       computerDnsName: body.computer_dns_name,
       computerSid: body.computer_sid,
@@ -165,14 +166,10 @@ export class SensorsService {
       clockDeltaMs: body.sensor_time - now,
       lastCheckinMs: now,
       nextCheckinMs: now + interval * 1000,
-    });
+    };
     const before = this.authenticatedFrom.get(sensor);
-    if (before && isPlainHeartbeat(before, body, now, this.timings.checkinIntervalSeconds)) {
-      // Not waited for: the sensor sends the same again at its next check-in, so a lost write costs nothing lasting.
-      written.catch((error: unknown) => process.emitWarning(`sensor ${sensor.id}: check-in not recorded: ${String(error)}`));
-    } else {
-      await written;
-    }
+    if (before && isPlainHeartbeat(before, body, now, this.timings.checkinIntervalSeconds)) this.checkinWrites.recordUnwaited(sensor.id, facts);
+    else await this.checkinWrites.record(sensor.id, facts);
     const instructions = await this.store.pendingInstructions(sensor.id, now);
     return {
       server_time: now,
