@@ -47,24 +47,29 @@ forEachDialect((fresh) => {
     assert.equal((await store.get(id))!.lastCheckinMs, 6000);
   });
 
-  it('writes check-ins nobody waits for in order, tells a failed transaction once, and written() waits for them', async () => {
+  it('writes check-ins nobody waits for together and in order, tells a failed transaction once, and written() waits for them', async () => {
     const db = await fresh();
     const store = new SqlSensorsStore(db);
     const { id } = await store.register(SENSOR);
     let failNext = true;
     const failures: unknown[] = [];
+    const transactions: number[] = [];
     const writes = new CheckinWrites({
       checkin: async (checkins: readonly SensorCheckin[]) => {
+        transactions.push(checkins.length);
         if (!failNext) return store.checkin(checkins);
         failNext = false;
         return db.transaction(async (tx) => (await tx.run('UPDATE no_such_table SET x = 1'), [] as boolean[]));
       },
     }, (error) => failures.push(error));
-    writes.recordUnwaited(id, { clockDeltaMs: 0, lastCheckinMs: 5000, nextCheckinMs: 35_000 });
-    for (let i = 1; i <= 3; i++) writes.recordUnwaited(id, { clockDeltaMs: 0, lastCheckinMs: 5000 + i, nextCheckinMs: 35_000, uptime: i });
+    for (let i = 1; i <= 4; i++) writes.recordUnwaited(id, { clockDeltaMs: 0, lastCheckinMs: 5000 + i, nextCheckinMs: 35_000, uptime: i });
     await writes.written();
-    assert.equal(failures.length, 1, 'the first transaction failed, and is told once');
+    assert.deepEqual(failures.length, 1, 'the four shared one transaction, which failed, and it is told once');
+    for (let i = 5; i <= 6; i++) writes.recordUnwaited(id, { clockDeltaMs: 0, lastCheckinMs: 5000 + i, nextCheckinMs: 35_000, uptime: i });
+    await writes.written();
+    assert.deepEqual(transactions, [4, 2]);
+    assert.equal(failures.length, 1);
     const sensor = (await store.get(id))!;
-    assert.deepEqual([sensor.lastCheckinMs, sensor.uptime], [5003, 3], 'the next transaction wrote the three that came meanwhile, the last one last');
+    assert.deepEqual([sensor.lastCheckinMs, sensor.uptime], [5006, 6], 'the last one last');
   });
 });
