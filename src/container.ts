@@ -273,6 +273,7 @@ export async function createContainer(config: Config): Promise<Container> {
       await jobs.stop();
       await forwarder.runner?.close();
       await (await liveResponse.listening)?.close();
+      await services.sensors.checkinsWritten();
       await stores.close();
     },
   };

@@ -5,7 +5,7 @@
  * the 1,000 uploading ones, started after an idle-only phase.
  *
  *   npm run build && node --import tsx bench/sensors/run.ts [--idle-seconds 90] [--load-seconds 180]
- *     [--rate 20000] [--batch-size 100]
+ *     [--rate 20000] [--batch-size 100] [--server-flags="--cpu-prof --cpu-prof-dir=DIR"]
  *
  * Reports the server's CPU per check-in over the idle phase (the CPU the server used over the
  * check-ins answered meanwhile, as the idle simulator counts them), the check-in p99 of each
@@ -30,6 +30,8 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '100' },
     idle: { type: 'string', default: '9000' },
     uploading: { type: 'string', default: '1000' },
+    // e.g. --server-flags="--cpu-prof --cpu-prof-dir=/tmp/prof": Node flags for the server process, to profile it under this load.
+    'server-flags': { type: 'string', default: '' },
   },
 });
 const idleS = Number(values['idle-seconds']);
@@ -47,7 +49,7 @@ console.log(await calibrationLine(dataDir));
 // 10,000 real sensors come from 10,000 addresses; these all come from one, past the default limit of
 // connections per address (512), which would close the newest under load.
 process.env.VIGIL_MAX_CONNECTIONS_PER_ADDRESS = '16384';
-const server = await startVigilServer({ dataDir });
+const server = await startVigilServer({ dataDir, nodeFlags: values['server-flags']!.split(' ').filter(Boolean) });
 try {
   console.log(JSON.stringify(await run(server)));
 } finally {

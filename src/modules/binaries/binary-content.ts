@@ -24,6 +24,9 @@ export interface BinaryContent {
 }
 
 export class BinaryContentStore implements BinaryContent {
+  /** The staging directory, made at the first upload: a recursive mkdir per upload was a measurable share of small uploads' cost. */
+  private incoming: Promise<string> | undefined;
+
   constructor(private readonly root: string) {}
 
   private pathOf(md5: string): string {
@@ -41,9 +44,20 @@ export class BinaryContentStore implements BinaryContent {
 
   /** A new path for content on its way in, on the same disk as the store so adopting it is a rename. */
   async stagingPath(): Promise<string> {
+    this.incoming ??= this.makeIncoming();
+    return join(await this.incoming, `${randomBytes(8).toString('hex')}.tmp`);
+  }
+
+  private async makeIncoming(): Promise<string> {
     const incoming = join(this.root, 'incoming');
-    await mkdir(incoming, { recursive: true, mode: PRIVATE_DIR_MODE });
-    return join(incoming, `${randomBytes(8).toString('hex')}.tmp`);
+    try {
+      await mkdir(incoming, { recursive: true, mode: PRIVATE_DIR_MODE });
+      return incoming;
+    } catch (error) {
+      // Not kept: the next upload tries again.
+      this.incoming = undefined;
+      throw error;
+    }
   }
 
   /** Makes a complete staged file the content of md5. */

@@ -46,4 +46,30 @@ forEachDialect((fresh) => {
     assert.equal(await writes.record(id, { clockDeltaMs: 0, lastCheckinMs: 6000, nextCheckinMs: 36_000 }), true);
     assert.equal((await store.get(id))!.lastCheckinMs, 6000);
   });
+
+  it('writes check-ins nobody waits for together and in order, tells a failed transaction once, and written() waits for them', async () => {
+    const db = await fresh();
+    const store = new SqlSensorsStore(db);
+    const { id } = await store.register(SENSOR);
+    let failNext = true;
+    const failures: unknown[] = [];
+    const transactions: number[] = [];
+    const writes = new CheckinWrites({
+      checkin: async (checkins: readonly SensorCheckin[]) => {
+        transactions.push(checkins.length);
+        if (!failNext) return store.checkin(checkins);
+        failNext = false;
+        return db.transaction(async (tx) => (await tx.run('UPDATE no_such_table SET x = 1'), [] as boolean[]));
+      },
+    }, (error) => failures.push(error));
+    for (let i = 1; i <= 4; i++) writes.recordUnwaited(id, { clockDeltaMs: 0, lastCheckinMs: 5000 + i, nextCheckinMs: 35_000, uptime: i });
+    await writes.written();
+    assert.deepEqual(failures.length, 1, 'the four shared one transaction, which failed, and it is told once');
+    for (let i = 5; i <= 6; i++) writes.recordUnwaited(id, { clockDeltaMs: 0, lastCheckinMs: 5000 + i, nextCheckinMs: 35_000, uptime: i });
+    await writes.written();
+    assert.deepEqual(transactions, [4, 2]);
+    assert.equal(failures.length, 1);
+    const sensor = (await store.get(id))!;
+    assert.deepEqual([sensor.lastCheckinMs, sensor.uptime], [5006, 6], 'the last one last');
+  });
 });

@@ -155,5 +155,9 @@ export function whereClause(filter: SensorFilter): { sql: string; params: SqlVal
     conditions.push('COALESCE(last_checkin_ms, registration_ms) >= ?');
     params.push(filter.activeSinceMs);
   }
+  if (filter.afterId !== undefined) {
+    conditions.push('id > ?');
+    params.push(filter.afterId);
+  }
   return { sql: conditions.length ? conditions.join(' AND ') : '1 = 1', params };
 }

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { as, createUser, openAppDatabase, startTestApp, testStore, type TestApp } from '../../../test/support/app.js';
-import { checkin, registerSensor, type TestSensor } from '../../../test/support/sensors.js';
+import { checkin, registerFleet, registerSensor, type TestSensor } from '../../../test/support/sensors.js';
+import { Sensor } from './sensors.schemas.js';
 
 const RECORD_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}[+-]\d{2}:\d{2}$/;
 
@@ -235,5 +236,18 @@ describe('sensors API', () => {
     assert.equal(record.build_id, 0);
     assert.equal(record.physical_memory_size, '0');
     assert.equal(record.sensor_health_status, 0);
+  });
+
+  it('lists a fleet of several pages: every sensor once, by id, each with exactly the record\'s fields', async () => {
+    await registerFleet(test, 1100, 'FLEET');
+    const listed: Record<string, unknown>[] = (await get('/api/v1/sensor')).json();
+    const listedIds = listed.map((sensor) => sensor.id as number);
+    assert.deepEqual(listedIds, [...listedIds].sort((a, b) => a - b));
+    assert.equal(new Set(listedIds).size, listedIds.length);
+    assert.equal(listed.filter((sensor) => String(sensor.computer_name).startsWith('FLEET-')).length, 1100);
+    const fields = Object.keys(Sensor.properties).sort();
+    for (const sensor of listed) assert.deepEqual(Object.keys(sensor).sort(), fields);
+    const statistics = (await get('/api/v1/sensor/statistics')).json();
+    assert.equal(statistics.sensor_count, listed.length);
   });
 });

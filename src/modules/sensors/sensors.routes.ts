@@ -4,6 +4,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { jsonArrayStream, StreamedArray } from '../../http/json-array-stream.js';
 import { IntegerId } from '../../http/schemas.js';
 import {
   NoContent,
@@ -27,9 +28,9 @@ export const sensorsRoutes: FastifyPluginAsyncTypebox<{ sensors: SensorsService 
   app.get('/api/v1/sensor', {
     schema: {
       tags, summary: 'Every sensor the caller can see that the filters cover, unpaged, by id',
-      querystring: SensorListQuery, response: { 200: Type.Array(Sensor) },
+      querystring: SensorListQuery, response: { 200: StreamedArray(Sensor) },
     },
-  }, (request) => sensors.list(request.principal, request.query));
+  }, async (request, reply) => reply.type('application/json').send(await jsonArrayStream(sensors.listPages(request.principal, request.query))));
 
   app.get('/api/v2/sensor', {
     schema: {

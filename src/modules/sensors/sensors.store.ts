@@ -92,6 +92,8 @@ export interface SensorFilter {
   ip?: string | undefined;
   /** Checked in (or, never having checked in, registered) at or after this time. */
   activeSinceMs?: number | undefined;
+  /** Only sensors with a larger id: where the next page of a listing by id starts. */
+  afterId?: number | undefined;
 }
 
 export type SensorSort =
