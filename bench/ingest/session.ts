@@ -104,8 +104,8 @@ async function measure(options: IngestRunOptions, servers: VigilServer[], postgr
     server_peak_rss_mb: Math.round(peakRss / 1024 / 1024),
     server_cpu_us_per_event: perEvent(serverCpu),
     server_request_thread_cpu_us_per_event: perEvent(sum(threads.map((t) => t.main))),
-    // Node 20 cannot name its threads: the event writer is the busiest one besides the main thread.
-    ...(options.store === 'embedded' ? { server_writer_thread_cpu_us_per_event: perEvent(sum(threads.map((t) => t.busiestOther))) } : {}),
+    // Node 20 cannot name its threads: the event writer (either store's) is the busiest one besides the main thread.
+    server_writer_thread_cpu_us_per_event: perEvent(sum(threads.map((t) => t.busiestOther))),
     ...(postgresCpu === undefined ? {} : { postgres_cpu_us_per_event: perEvent(postgresCpu) }),
     simulator_cpu_us_per_event: perEvent(simulatorCpu),
     total_cpu_us_per_event: perEvent(serverCpu + simulatorCpu + (postgresCpu ?? 0)),

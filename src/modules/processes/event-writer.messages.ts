@@ -9,6 +9,11 @@ export type WriterRequest =
   | { id: number; kind: 'partition'; request: PartitionRequest }
   | { id: number; kind: 'close' };
 
+/** The PostgreSQL writer's: partitions change by DDL on any connection, so they stay on the request thread. */
+export type PostgresWriterRequest =
+  | Exclude<WriterRequest, { kind: 'partition' }>
+  | { id: number; kind: 'ready' };
+
 export interface WriterReply extends WorkerReply {
   outcomes?: IngestOutcome[];
   partition?: PartitionReply;
