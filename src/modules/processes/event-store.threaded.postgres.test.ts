@@ -55,6 +55,13 @@ describe('PostgreSQL event store on its own thread', () => {
     }
   });
 
+  it('once its writer is gone, fails commits but still says it is ready, so the batch writer is not left stuck', async () => {
+    const store = new ThreadedPostgresEventStore({ url: database.url, rules: RULES });
+    await store.close();
+    await store.readyForNext();
+    await assert.rejects(store.commit([batch(3, 10)]), /exited/);
+  });
+
   it('fails a commit to a database out of reach with DatabaseUnavailable, across the thread', async () => {
     const store = new ThreadedPostgresEventStore({ url: `postgres://vigil:x@127.0.0.1:${await closedPort()}/vigil`, rules: RULES });
     try {

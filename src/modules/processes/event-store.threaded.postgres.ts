@@ -20,8 +20,12 @@ export class ThreadedPostgresEventStore implements EventStore {
     return (await this.writer.request({ kind: 'commit', batches })).outcomes!;
   }
 
+  /**
+   * Never rejects: a writer that died fails the commits themselves, and a rejection here would
+   * leave the batch writer's drain loop stuck instead.
+   */
   async readyForNext(): Promise<void> {
-    await this.writer.request({ kind: 'ready' });
+    await this.writer.request({ kind: 'ready' }).catch(() => undefined);
   }
 
   async countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void> {
