@@ -7,7 +7,7 @@
  *   (real sensors' small batches, issue 22 point 6: --sensors 1000 --batch-size 100)
  *     [--server-flags="--max-semi-space-size=64"]
  *     [--store postgres [--database-url postgres://…] [--servers 2]]
- *     [--compare [--servers 2]]
+ *     [--compare [--servers 2]] [--pg-statements]
  *
  * `--store postgres` runs `vigil serve --database-url`: on an embedded PostgreSQL the run starts
  * with PostgreSQL's durable defaults (bench/pg-ingest/server.ts), whose processes' CPU counts in the
@@ -15,7 +15,7 @@
  * `--servers N` runs N servers on the one database, the simulator's sensors split between them.
  * `--compare` runs the embedded store, then PostgreSQL with one server, then (with `--servers` > 1)
  * with that many, in one session, and prints each run's line and PostgreSQL's rate as a fraction
- * of the embedded store's.
+ * of the embedded store's. `--pg-statements` adds PostgreSQL's time per statement (statements.ts).
  *
  * Prints one JSON line a run: events/s, p50/p99 batch acknowledgement latency, the slowest
  * minute's events/s as the server counted them (`GET /api/v1/ingest/stats` every 10 s), peak
@@ -40,6 +40,7 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     servers: { type: 'string', default: '1' },
     compare: { type: 'boolean', default: false },
+    'pg-statements': { type: 'boolean', default: false },
   },
 });
 // The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
@@ -60,6 +61,7 @@ const options: IngestRunOptions = {
   seed: values.seed!,
   gzip: !values['no-gzip'],
   serverFlags: values['server-flags']!.split(' ').filter((flag) => flag !== ''),
+  pgStatements: values['pg-statements'],
 };
 
 if (!values.compare) {

@@ -11,6 +11,7 @@ import { get } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBenchPostgres, type BenchPostgres } from '../pg-ingest/server.js';
+import { resetStatements, STATEMENT_SETTINGS, statementTimes } from './statements.js';
 import { cpuSnapshot, stealSince } from '../support/calibration.js';
 import { cpuSeconds, loadAverage, rssBytes, threadCpu } from '../support/proc.js';
 import { BIN, startVigilServer, type VigilServer } from '../support/vigil-server.js';
@@ -27,6 +28,8 @@ export interface IngestRunOptions {
   seed: string;
   gzip: boolean;
   serverFlags: string[];
+  /** Print PostgreSQL's execution time per statement (bench/ingest/statements.ts). */
+  pgStatements?: boolean;
 }
 
 interface SimulatorSummary {
@@ -45,8 +48,10 @@ interface SimulatorSummary {
 export async function runIngest(options: IngestRunOptions): Promise<Record<string, unknown>> {
   const dataDirs: string[] = [];
   const servers: VigilServer[] = [];
-  const postgres = options.store === 'postgres' && !options.databaseUrl ? await startBenchPostgres() : undefined;
+  const postgres = options.store === 'postgres' && !options.databaseUrl
+    ? await startBenchPostgres(undefined, options.pgStatements ? STATEMENT_SETTINGS : {}) : undefined;
   const databaseUrl = options.store === 'postgres' ? options.databaseUrl ?? postgres!.url : undefined;
+  if (databaseUrl && options.pgStatements) await resetStatements(databaseUrl);
   try {
     for (let i = 0; i < (options.store === 'postgres' ? options.servers : 1); i++) {
       dataDirs.push(mkdtempSync(join(tmpdir(), 'vigil-bench-ingest-')));
@@ -56,7 +61,9 @@ export async function runIngest(options: IngestRunOptions): Promise<Record<strin
         secretKeyFile: i === 0 ? undefined : join(dataDirs[0]!, 'secrets.key'),
       }));
     }
-    return await measure(options, servers, postgres);
+    const result = await measure(options, servers, postgres);
+    if (!databaseUrl || !options.pgStatements) return result;
+    return { ...result, statements: await statementTimes(databaseUrl, result.events_acknowledged as number) };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
     await postgres?.stop();
@@ -104,8 +111,8 @@ async function measure(options: IngestRunOptions, servers: VigilServer[], postgr
     server_peak_rss_mb: Math.round(peakRss / 1024 / 1024),
     server_cpu_us_per_event: perEvent(serverCpu),
     server_request_thread_cpu_us_per_event: perEvent(sum(threads.map((t) => t.main))),
-    // Node 20 cannot name its threads: the event writer is the busiest one besides the main thread.
-    ...(options.store === 'embedded' ? { server_writer_thread_cpu_us_per_event: perEvent(sum(threads.map((t) => t.busiestOther))) } : {}),
+    // Node 20 cannot name its threads: the event writer (either store's) is the busiest one besides the main thread.
+    server_writer_thread_cpu_us_per_event: perEvent(sum(threads.map((t) => t.busiestOther))),
     ...(postgresCpu === undefined ? {} : { postgres_cpu_us_per_event: perEvent(postgresCpu) }),
     simulator_cpu_us_per_event: perEvent(simulatorCpu),
     total_cpu_us_per_event: perEvent(serverCpu + simulatorCpu + (postgresCpu ?? 0)),

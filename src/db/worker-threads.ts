@@ -6,7 +6,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, Worker, type TransferListItem } from 'node:worker_threads';
-import { DatabaseBusy } from './errors.js';
+import { DatabaseBusy, DatabaseUnavailable } from './errors.js';
 
 export interface WorkerFailure {
   message: string;
@@ -102,16 +102,20 @@ export function serveRequests<Request extends { id: number }, Reply extends Work
 }
 
 const BUSY = 'SQLITE_BUSY';
+/** Not a driver's code: marks a database out of reach (PostgreSQL), which the caller answers 503 too. */
+const UNAVAILABLE = 'VIGIL_DATABASE_UNAVAILABLE';
 
 /** Driver errors (SqliteError) do not survive the trip between threads as themselves. */
 function describe(error: unknown): WorkerFailure {
   if (error instanceof DatabaseBusy) return { message: error.message, code: BUSY };
+  if (error instanceof DatabaseUnavailable) return { message: error.message, code: UNAVAILABLE };
   const { message, code } = error as { message?: unknown; code?: unknown };
   return { message: String(message ?? error), code: typeof code === 'string' ? code : undefined };
 }
 
-/** The worker's failure on this side: a busy database still answers 503, not 500. */
+/** The worker's failure on this side: a busy or unreachable database still answers 503, not 500. */
 function rebuild(name: string, failure: WorkerFailure): Error {
   const error = Object.assign(new Error(`${name}: ${failure.message}`), { code: failure.code });
+  if (failure.code === UNAVAILABLE) return new DatabaseUnavailable(error);
   return failure.code?.startsWith(BUSY) ? new DatabaseBusy(error) : error;
 }

@@ -1,9 +1,10 @@
 /**
  * The production store's wiring: every PostgreSQL-specific construction in one place. It opens
  * and migrates the database under the migration lock (db/open.ts), so several servers starting
- * together apply each migration once, and builds the stores that read and write it. Nothing here
- * starts a thread: PostgreSQL does its work in its own processes, and every server reads what any
- * server wrote (event chunks included), so none keeps state another would need.
+ * together apply each migration once, and builds the stores that read and write it. The event
+ * store runs on a thread of its own with connections of its own (its pass in memory is most of
+ * ingest's CPU in Node); every server reads what any server wrote (event chunks included), so none
+ * keeps state another would need.
  */
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -26,7 +27,7 @@ import { PostgresCommandNotices } from '../modules/live-response/command-notices
 import { SqlLiveResponseContent } from '../modules/live-response/live-response-content.sql.js';
 import { PostgresPartitions } from '../modules/partitions/partitions.postgres.js';
 import type { PartitionReply, PartitionRequest, PartitionWriter } from '../modules/partitions/partitions.store.js';
-import { PostgresEventStore } from '../modules/processes/event-store.postgres.js';
+import { ThreadedPostgresEventStore } from '../modules/processes/event-store.threaded.postgres.js';
 import { PostgresEventListStore, PostgresProcessDetailStore } from '../modules/processes/process-events.postgres.js';
 import { PostgresProcessSearchStore } from '../modules/processes/process-search.postgres.js';
 import { SqlInstallCodesStore } from '../modules/sensors/install-codes.store.js';
@@ -48,7 +49,12 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
   const partitions = new PostgresPartitions(db);
   const pagingSnapshots = new PostgresPagingSnapshots(db);
   const events = new EventsAndPartitions(
-    new PostgresEventStore(db, { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000, cacheBounds: eventStoreCacheBounds(config) }),
+    new ThreadedPostgresEventStore({
+      url: config.databaseUrl!,
+      rules: { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000, cacheBounds: eventStoreCacheBounds(config) },
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      applicationName: 'vigil-event-writer',
+    }),
     partitions,
   );
   const alerts = new SqlAlertsStore(db);
@@ -93,10 +99,15 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
 
 /** The event writer as the container takes it: ingest commits by the event store, partition changes by the partitions' DDL. */
 class EventsAndPartitions implements EventStore, PartitionWriter {
-  constructor(private readonly events: PostgresEventStore, private readonly partitions: PostgresPartitions) {}
+  constructor(private readonly events: ThreadedPostgresEventStore, private readonly partitions: PostgresPartitions) {}
 
   commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {
     return this.events.commit(batches);
+  }
+
+  /** Without it the batch writer would wait for each commit before handing over the next, and commits would not overlap. */
+  readyForNext(): Promise<void> {
+    return this.events.readyForNext();
   }
 
   countRejection(sensorId: number, counters: ReadonlyMap<string, number>): Promise<void> {

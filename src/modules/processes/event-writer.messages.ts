@@ -13,6 +13,11 @@ export type WriterRequest =
   | { id: number; kind: 'dropHandedOver'; refs: readonly string[] }
   | { id: number; kind: 'close' };
 
+/** The PostgreSQL writer's: partitions change by DDL on any connection, so they stay on the request thread. */
+export type PostgresWriterRequest =
+  | Exclude<WriterRequest, { kind: 'partition' | 'handOverPort' | 'dropHandedOver' }>
+  | { id: number; kind: 'ready' };
+
 export interface WriterReply extends WorkerReply {
   outcomes?: IngestOutcome[];
   partition?: PartitionReply;
