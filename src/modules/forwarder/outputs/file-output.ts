@@ -22,8 +22,9 @@ export class FileOutput implements ForwardOutput {
   constructor(private readonly settings: FileOutputSettings, private readonly format: ForwardFormat, private readonly now: () => number = Date.now) {}
 
   async send(records: readonly Forwardable[]): Promise<void> {
-    const text = records.map((record) => encodeRecord(record, this.format) + '\n').join('');
-    const bytes = Buffer.byteLength(text);
+    if (records.length === 0) return;
+    const text = Buffer.from(`${records.map((record) => encodeRecord(record, this.format)).join('\n')}\n`);
+    const bytes = text.length;
     let file = await this.current();
     if (this.size > 0 && (this.size + bytes > this.settings.rotateBytes || this.now() - this.openedMs >= this.settings.rotateMs)) {
       await this.rotate();
