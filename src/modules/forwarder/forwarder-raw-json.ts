@@ -134,6 +134,11 @@ const isNumber = (text: string) => {
   return (c >= 48 && c <= 57) || c === 45;
 };
 
+/** seconds(value) of a value's text, as a number. */
+export function secondsOf(text: string): number {
+  return (isNumber(text) ? Number(text) : JSON.parse(text)) / 1000;
+}
+
 /** seconds(value): epoch milliseconds to seconds. */
 function secondsText(text: string | undefined): string | undefined {
   if (text !== undefined && isNumber(text)) {

@@ -9,7 +9,7 @@
 import { processId } from '../../domain/process-id.js';
 import { decodeChunk, STORED_TYPES } from '../../ingest/event-codec.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import { ChunkRows, rawEventJson, type ChunkJson } from './forwarder-raw-json.js';
+import { ChunkRows, rawEventJson, secondsOf, type ChunkJson } from './forwarder-raw-json.js';
 import { escapeLeef, leefValue, TextRecord, type ForwardFormat } from './forwarder-format.js';
 import { rawEventRecord } from './forwarder-raw-record.js';
 import { CROSSPROC_TYPES, FILEMOD_ACTIONS, RAW_EVENT_NAMES, REGMOD_ACTIONS, type ProcessFacts, type RecordOrigin } from './forwarder-records.js';
@@ -128,6 +128,7 @@ export class RawChunk implements ChunkJson {
   private readonly rows: ChunkRows | undefined;
   private events: SensorEvent[] | undefined;
   private readonly commons: (string | undefined)[] = [];
+  private processMembers: [server: string, sensor: string, process: string] | undefined;
   readonly processMd5: string;
   readonly guid: string;
   readonly sensorId: number;
@@ -157,7 +158,7 @@ export class RawChunk implements ChunkJson {
   }
 
   timestamp(index: number): number {
-    return this.rows === undefined ? seconds(this.decoded()[index]!.ts) : JSON.parse(this.rows.raw(index, 1)!) / 1000;
+    return this.rows === undefined ? seconds(this.decoded()[index]!.ts) : secondsOf(this.rows.raw(index, 1)!);
   }
 
   json(index: number): string {
@@ -173,16 +174,25 @@ export class RawChunk implements ChunkJson {
   common(code: number): string {
     let text = this.commons[code];
     if (text === undefined) {
-      const { process, guid, origin } = this.facts;
       const name = RAW_EVENT_NAMES[STORED_TYPES[code]!];
-      // rawEventRecord's members between timestamp and the type's own, as JSON.stringify writes them.
-      const members = JSON.stringify({
-        cb_server: origin.serverName, type: `ingress.event.${name}`, sensor_id: process.sensorId, computer_name: process.hostname,
-        event_type: name, pid: process.pid, process_guid: guid, process_path: process.path,
-      });
-      text = this.commons[code] = `,${members.slice(1, -1)}`;
+      // rawEventRecord's members between timestamp and the type's own, as JSON.stringify writes
+      // them; the process's are written once per chunk, the names once per type.
+      const [server, sensor, process] = (this.processMembers ??= this.membersOfProcess());
+      text = this.commons[code] = `${server},"type":"ingress.event.${name}"${sensor},"event_type":"${name}"${process}`;
     }
     return text;
+  }
+
+  private membersOfProcess(): [server: string, sensor: string, process: string] {
+    const { process, guid, origin } = this.facts;
+    const members = (values: object) => {
+      const text = JSON.stringify(values);
+      return text === '{}' ? '' : `,${text.slice(1, -1)}`;
+    };
+    return [
+      members({ cb_server: origin.serverName }), members({ sensor_id: process.sensorId, computer_name: process.hostname }),
+      members({ pid: process.pid, process_guid: guid, process_path: process.path }),
+    ];
   }
 
   private decoded(): SensorEvent[] {
