@@ -13,7 +13,9 @@
  * HEC receiver only inflates and counts lines (one envelope each), so that it takes little of the
  * two cores it shares with the server and the simulator. `--share` sets forwarderMaxBusyShare;
  * `--outputs file` or `--outputs hec` forwards to that one output alone (issue 21 point 4 asks the
- * cost of either).
+ * cost of either). `--cpu-prof DIR` profiles the server, each of its threads to a file in DIR.
+ * The summary's CPU figures are the server's CPU time (all threads) per event ingested without
+ * outputs, and what forwarding added to it per event forwarded.
  *
  *   npm run build && node --import tsx bench/forwarder/run.ts --duration 60 --rounds 1 --share 1
  */
@@ -27,6 +29,7 @@ import { createGunzip } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
+import { cpuSeconds } from '../support/proc.js';
 
 const BIN = fileURLToPath(new URL('../../bin/vigil.js', import.meta.url));
 const { values } = parseArgs({
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     share: { type: 'string' },
     outputs: { type: 'string', default: 'file,hec' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const OUTPUT_KINDS = new Set(values.outputs!.split(','));
@@ -109,7 +113,8 @@ async function run(forwarding: boolean): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-forwarder-'));
   const hec = await startCountingHec();
   const env = values.share === undefined ? process.env : { ...process.env, VIGIL_FORWARDER_MAX_BUSY_SHARE: values.share };
-  const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const profile = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`];
+  const server = spawn(process.execPath, [...profile, BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';
@@ -138,10 +143,12 @@ async function run(forwarding: boolean): Promise<Record<string, unknown>> {
     let report = '';
     simulator.stdout.on('data', (chunk: Buffer) => (report += chunk.toString()));
     const began = Date.now();
+    const serverCpuBefore = cpuSeconds(server.pid!);
     const samples = new Map(outputs.map((output) => [output.id, [] as [number, number][]]));
     const sampler = setInterval(() => void sampleLag(url, token, ca, outputs, (Date.now() - began) / 1000, samples), 5000);
     const status = await new Promise<number | null>((resolve) => simulator.on('exit', resolve));
     clearInterval(sampler);
+    const serverCpu = cpuSeconds(server.pid!) - serverCpuBefore;
     if (status !== 0) throw new Error(`simulator exited with ${status}`);
     const summary = JSON.parse(report.trim().split('\n').at(-1)!) as { events_per_s: number; events_acknowledged: number };
     const lag = await Promise.all(outputs.map(async (output) => {
@@ -153,7 +160,8 @@ async function run(forwarding: boolean): Promise<Record<string, unknown>> {
       };
     }));
     return {
-      forwarding, ...summary, load_average_at_start: load.map((l) => Math.round(l * 100) / 100), load_average_at_end: loadavg().map((l) => Math.round(l * 100) / 100),
+      forwarding, ...summary, server_cpu_s: serverCpu, server_cpu_us_per_event: Math.round((serverCpu / summary.events_acknowledged) * 1e7) / 10,
+      load_average_at_start: load.map((l) => Math.round(l * 100) / 100), load_average_at_end: loadavg().map((l) => Math.round(l * 100) / 100),
       outputs: lag, file_lines_at_end: forwarding ? await countLines(dirname(file)) : 0, hec_events_at_end: forwarding ? hec.count() : 0,
     };
   } finally {
@@ -178,9 +186,21 @@ const total = (forwarding: boolean) => {
   return chosen.reduce((sum, r) => sum + (r.events_acknowledged as number), 0) / chosen.reduce((sum, r) => sum + (r.elapsed_s as number), 0);
 };
 const [without, withForwarding] = [total(false), total(true)];
+/**
+ * The server's CPU for forwarding, per event forwarded: what it used beyond ingest's CPU per event
+ * (from the runs without outputs) for the events it ingested. CPU time, unlike rates, changes
+ * little with what else the machine runs.
+ */
+const cpuPerEvent = (runs: Record<string, unknown>[]) => runs.reduce((sum, r) => sum + (r.server_cpu_s as number), 0) / runs.reduce((sum, r) => sum + (r.events_acknowledged as number), 0);
+const forwardingRuns = runs.filter((r) => r.forwarding);
+const ingestCpuPerEvent = cpuPerEvent(runs.filter((r) => !r.forwarding));
+const forwarderCpu = forwardingRuns.reduce((sum, r) => sum + (r.server_cpu_s as number) - ingestCpuPerEvent * (r.events_acknowledged as number), 0);
+const forwarded = forwardingRuns.reduce((sum, r) => sum + (r.outputs as { forwarded_at_end: number }[]).reduce((s, o) => s + o.forwarded_at_end, 0), 0);
 console.log(JSON.stringify({
   events_per_s_without: Math.round(without), events_per_s_forwarding: Math.round(withForwarding),
   cost_percent: Math.round((1 - withForwarding / without) * 1000) / 10,
+  ingest_cpu_us_per_event: Math.round(ingestCpuPerEvent * 1e7) / 10,
+  forwarder_cpu_us_per_forwarded_event: Math.round((forwarderCpu / forwarded) * 1e7) / 10,
   lag_at_end: runs.filter((r) => r.forwarding).map((r) => (r.outputs as { output: string; lag_seconds_at_end: number; lag_trend: number | null }[])
     .map(({ output, lag_seconds_at_end, lag_trend }) => ({ output, lag_seconds_at_end, lag_trend }))),
 }));

@@ -10,10 +10,11 @@
 import { EVENT_SCHEMAS, type EventType, type SensorEvent } from './event.schemas.js';
 
 const ENVELOPE = new Set(['type', 'ts', 'pid', 'process_start']);
-const TYPES = Object.keys(EVENT_SCHEMAS) as EventType[];
-const TYPE_CODES = new Map(TYPES.map((type, code) => [type, code]));
-/** Per type, the fields stored after the timestamp, in the order of the schema. */
-const FIELDS: readonly (readonly string[])[] = TYPES.map((type) =>
+/** The event types by their stored code. */
+export const STORED_TYPES = Object.keys(EVENT_SCHEMAS) as EventType[];
+const TYPE_CODES = new Map(STORED_TYPES.map((type, code) => [type, code]));
+/** Per type code, the fields stored after the timestamp, in the order of the schema. */
+export const STORED_FIELDS: readonly (readonly string[])[] = STORED_TYPES.map((type) =>
   Object.keys(EVENT_SCHEMAS[type].properties).filter((name) => !ENVELOPE.has(name)));
 
 /** A chunk's stored form: the events of one process, in order. */
@@ -28,7 +29,7 @@ export function chunkRows(data: string): unknown[][] {
 
 function toRow(event: SensorEvent): unknown[] {
   const code = TYPE_CODES.get(event.type)!;
-  const fields = FIELDS[code]!;
+  const fields = STORED_FIELDS[code]!;
   const row: unknown[] = [code, event.ts];
   const record = event as unknown as Record<string, unknown>;
   let last = 1;
@@ -49,8 +50,8 @@ export function decodeChunk(data: string | Buffer, pid: number, processStart: nu
 
 export function decodeEvent(row: readonly unknown[], pid: number, processStart: number): SensorEvent {
   const code = row[0] as number;
-  const event: Record<string, unknown> = { type: TYPES[code], ts: row[1], pid, process_start: processStart };
-  const fields = FIELDS[code]!;
+  const event: Record<string, unknown> = { type: STORED_TYPES[code], ts: row[1], pid, process_start: processStart };
+  const fields = STORED_FIELDS[code]!;
   for (let i = 2; i < row.length; i++) {
     if (row[i] !== null) event[fields[i - 2]!] = row[i];
   }

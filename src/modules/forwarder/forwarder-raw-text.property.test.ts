@@ -1,13 +1,16 @@
-/** Raw events' LEEF, written directly, is byte for byte what the generic encoder makes of the record layout. */
+/** Raw events' JSON and LEEF, written directly, are byte for byte what the generic encoders make of the record layout. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import fc from 'fast-check';
 import type { TSchema } from '@sinclair/typebox';
 import { processId } from '../../domain/process-id.js';
+import { decodeChunk, encodeChunk } from '../../ingest/event-codec.js';
 import { EVENT_SCHEMAS, type SensorEvent } from '../../ingest/event.schemas.js';
 import { encodeLeef } from './forwarder-format.js';
 import { rawEventRecord } from './forwarder-raw-record.js';
-import { RawEventRecord, rawEventLeef } from './forwarder-raw-text.js';
+import { ChunkRows } from './forwarder-raw-json.js';
+import { RawChunk } from './forwarder-raw-text.js';
+import type { ProcessFacts } from './forwarder-records.js';
 
 /** Text that needs escaping in JSON or LEEF now and then, lone surrogates among it. */
 const text = fc.oneof(
@@ -35,13 +38,36 @@ const processes = fc.record({
   hostname: text, path: text, md5: text, segmentId: fc.integer({ min: 0, max: 1000 }),
 });
 
-it('writes every raw event as the record layout does, in JSON and in LEEF', () => {
-  fc.assert(fc.property(events, processes, text, (event, process, serverName) => {
-    const origin = { serverName, version: '7.8.0' };
-    const guid = processId(process);
+/** Each of a chunk's records against JSON.stringify and encodeLeef of rawEventRecord of its decoded event. */
+function assertChunkText(stored: string, process: ProcessFacts, serverName: string): void {
+  const origin = { serverName, version: '7.8.0' };
+  const guid = processId(process);
+  const chunk = new RawChunk(stored, { process, guid, origin });
+  const decoded = decodeChunk(stored, process.pid, process.startMs);
+  const records = chunk.records(undefined);
+  assert.equal(records.length, decoded.length);
+  decoded.forEach((event, i) => {
     const record = rawEventRecord(event, process, guid, origin);
-    const chunk = { process, guid, origin };
-    assert.equal(new RawEventRecord(event, chunk).text('json'), JSON.stringify(record));
-    assert.equal(rawEventLeef(event, chunk), encodeLeef(record));
+    assert.equal(records[i]!.text('json'), JSON.stringify(record));
+    assert.equal(records[i]!.text('leef'), encodeLeef(record));
+    assert.equal(records[i]!.timestamp, record.timestamp);
+    assert.equal(records[i]!.type, event.type);
+  });
+}
+
+it('writes every raw event as the record layout does, in JSON and in LEEF', () => {
+  fc.assert(fc.property(fc.array(events, { minLength: 1, maxLength: 5 }), processes, text, (chunkEvents, process, serverName) => {
+    const stored = encodeChunk(chunkEvents);
+    assert.equal(ChunkRows.locate(stored)?.count, chunkEvents.length, 'located without decoding');
+    assertChunkText(stored, process, serverName);
   }), { numRuns: 3000 });
+});
+
+it('writes the same records from a chunk stored in another JSON layout', () => {
+  fc.assert(fc.property(fc.array(events, { minLength: 1, maxLength: 3 }), processes, text, (chunkEvents, process, serverName) => {
+    // Spaced out, the text no longer has each value as JSON.stringify writes it: records then go through the decoded events.
+    const spaced = JSON.stringify(JSON.parse(encodeChunk(chunkEvents)), null, 1);
+    assert.equal(ChunkRows.locate(spaced), undefined);
+    assertChunkText(spaced, process, serverName);
+  }), { numRuns: 300 });
 });

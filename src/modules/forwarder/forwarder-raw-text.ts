@@ -3,11 +3,13 @@
  * decoded event: encodeLeef's copy of the record and sort of its keys per event cost two to four
  * times as much (measured), so each type's keys are sorted once here, QRadar's address keys among
  * them. The text is byte for byte what encodeLeef makes of rawEventRecord (null and undefined
- * left out); forwarder-raw-text.property.test.ts holds the two to that. JSON goes through the
- * record object, which V8 stringifies faster than text built by hand.
+ * left out); forwarder-raw-text.property.test.ts holds the two to that. JSON is written from the
+ * stored chunk's text (forwarder-raw-json.ts), held the same way to JSON.stringify of the record.
  */
 import { processId } from '../../domain/process-id.js';
+import { decodeChunk, STORED_TYPES } from '../../ingest/event-codec.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
+import { ChunkRows, rawEventJson, secondsOf, type ChunkJson } from './forwarder-raw-json.js';
 import { escapeLeef, leefValue, TextRecord, type ForwardFormat } from './forwarder-format.js';
 import { rawEventRecord } from './forwarder-raw-record.js';
 import { CROSSPROC_TYPES, FILEMOD_ACTIONS, RAW_EVENT_NAMES, REGMOD_ACTIONS, type ProcessFacts, type RecordOrigin } from './forwarder-records.js';
@@ -115,19 +117,104 @@ export function rawEventLeef(event: SensorEvent, chunk: ChunkFacts): string {
   return text;
 }
 
-/** One raw event as a record: its text made on first use per format, then kept for the other outputs. */
-export class RawEventRecord extends TextRecord {
-  readonly timestamp: number;
-  private json: string | undefined;
-  private leef: string | undefined;
+/**
+ * One chunk's events: located in its text once, each record's text written from it when an output
+ * asks (JSON from the stored text, forwarder-raw-json.ts; LEEF from the decoded events). Text is
+ * not kept: writing it again for a second output costs less than the collector's work on text
+ * kept for every event of the recent chunks.
+ */
+export class RawChunk implements ChunkJson {
+  /** Undefined for text not as encodeChunk writes it: then every record goes through the decoded event. */
+  private readonly rows: ChunkRows | undefined;
+  private events: SensorEvent[] | undefined;
+  private readonly commons: (string | undefined)[] = [];
+  private processMembers: [server: string, sensor: string, process: string] | undefined;
+  readonly processMd5: string;
+  readonly guid: string;
+  readonly sensorId: number;
 
-  constructor(readonly event: SensorEvent, private readonly chunk: ChunkFacts) {
+  constructor(private readonly text: string, private readonly facts: ChunkFacts) {
+    this.rows = ChunkRows.locate(text);
+    this.processMd5 = JSON.stringify(upperMd5(facts.process.md5));
+    this.guid = JSON.stringify(facts.guid);
+    this.sensorId = facts.process.sensorId;
+  }
+
+  get count(): number {
+    return this.rows?.count ?? this.decoded().length;
+  }
+
+  /** The records of the chunk's events of these types (all when undefined). */
+  records(types: ReadonlySet<SensorEvent['type']> | undefined): RawEventRecord[] {
+    const records: RawEventRecord[] = [];
+    for (let i = 0; i < this.count; i++) {
+      if (types === undefined || types.has(this.type(i))) records.push(new RawEventRecord(this, i));
+    }
+    return records;
+  }
+
+  type(index: number): SensorEvent['type'] {
+    return this.rows === undefined ? this.decoded()[index]!.type : STORED_TYPES[this.rows.code(index)]!;
+  }
+
+  timestamp(index: number): number {
+    return this.rows === undefined ? seconds(this.decoded()[index]!.ts) : secondsOf(this.rows.raw(index, 1)!);
+  }
+
+  json(index: number): string {
+    if (this.rows !== undefined) return rawEventJson(this.rows, index, this);
+    const { process, guid, origin } = this.facts;
+    return JSON.stringify(rawEventRecord(this.decoded()[index]!, process, guid, origin));
+  }
+
+  leef(index: number): string {
+    return rawEventLeef(this.decoded()[index]!, this.facts);
+  }
+
+  common(code: number): string {
+    let text = this.commons[code];
+    if (text === undefined) {
+      const name = RAW_EVENT_NAMES[STORED_TYPES[code]!];
+      // rawEventRecord's members between timestamp and the type's own, as JSON.stringify writes
+      // them; the process's are written once per chunk, the names once per type.
+      const [server, sensor, process] = (this.processMembers ??= this.membersOfProcess());
+      text = this.commons[code] = `${server},"type":"ingress.event.${name}"${sensor},"event_type":"${name}"${process}`;
+    }
+    return text;
+  }
+
+  private membersOfProcess(): [server: string, sensor: string, process: string] {
+    const { process, guid, origin } = this.facts;
+    const members = (values: object) => {
+      const text = JSON.stringify(values);
+      return text === '{}' ? '' : `,${text.slice(1, -1)}`;
+    };
+    return [
+      members({ cb_server: origin.serverName }), members({ sensor_id: process.sensorId, computer_name: process.hostname }),
+      members({ pid: process.pid, process_guid: guid, process_path: process.path }),
+    ];
+  }
+
+  private decoded(): SensorEvent[] {
+    return (this.events ??= decodeChunk(this.text, this.facts.process.pid, this.facts.process.startMs));
+  }
+}
+
+/** One raw event as a record; its text is written for each output that asks. */
+export class RawEventRecord extends TextRecord {
+  constructor(private readonly chunk: RawChunk, private readonly index: number) {
     super();
-    this.timestamp = seconds(event.ts);
+  }
+
+  get timestamp(): number {
+    return this.chunk.timestamp(this.index);
+  }
+
+  get type(): SensorEvent['type'] {
+    return this.chunk.type(this.index);
   }
 
   text(format: ForwardFormat): string {
-    if (format === 'json') return (this.json ??= JSON.stringify(rawEventRecord(this.event, this.chunk.process, this.chunk.guid, this.chunk.origin)));
-    return (this.leef ??= rawEventLeef(this.event, this.chunk));
+    return format === 'json' ? this.chunk.json(this.index) : this.chunk.leef(this.index);
   }
 }

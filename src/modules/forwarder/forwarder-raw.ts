@@ -7,10 +7,9 @@
  * (forwarder-raw.postgres.ts).
  */
 import type { SqlDatabase, SqlValue } from '../../db/database.js';
-import { decodeChunk } from '../../ingest/event-codec.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { processId } from '../../domain/process-id.js';
-import { RawEventRecord } from './forwarder-raw-text.js';
+import { RawChunk, type RawEventRecord } from './forwarder-raw-text.js';
 import type { RecordOrigin } from './forwarder-records.js';
 import type { ForwardSource, Position, SourceBatch } from './forwarder-sources.js';
 
@@ -37,22 +36,22 @@ export interface ChunkLoader<Ref extends ChunkRef> {
 }
 
 /**
- * The records of recently read chunks, shared by every output of this server: outputs that keep
- * pace read the same chunks within moments, and decoding and laying out an event costs more than
- * delivering it. Their text is shared too (each record keeps it per format).
+ * Recently read chunks, located in their text, shared by every output of this server: outputs
+ * that keep pace read the same chunks within moments. A chunk keeps its text, not its records'
+ * (RawChunk says why).
  */
 class RecentChunks {
-  private readonly records = new Map<string, RawEventRecord[]>();
+  private readonly chunks = new Map<string, RawChunk>();
 
   constructor(private readonly capacity: number) {}
 
-  get(key: string): RawEventRecord[] | undefined {
-    return this.records.get(key);
+  get(key: string): RawChunk | undefined {
+    return this.chunks.get(key);
   }
 
-  set(key: string, records: RawEventRecord[]): void {
-    if (this.records.size >= this.capacity) this.records.delete(this.records.keys().next().value!);
-    this.records.set(key, records);
+  set(key: string, chunk: RawChunk): void {
+    if (this.chunks.size >= this.capacity) this.chunks.delete(this.chunks.keys().next().value!);
+    this.chunks.set(key, chunk);
   }
 }
 
@@ -90,26 +89,26 @@ export class RawEventSource<Ref extends ChunkRef> implements ForwardSource {
       [...(after as SqlValue[]), untilMs, limit],
     );
     if (refs.length === 0) return undefined;
-    const keys = refs.map((ref) => `${ref.sensor_id}:${ref.segment_row}:${ref.chunk}`);
-    const missing = refs.filter((_, i) => this.recent.get(keys[i]!) === undefined);
-    const data = this.loader.load(missing);
-    missing.forEach((ref, i) => this.recent.set(`${ref.sensor_id}:${ref.segment_row}:${ref.chunk}`, this.recordsOf(ref, data[i])));
+    const keyOf = (ref: Ref) => `${ref.sensor_id}:${ref.segment_row}:${ref.chunk}`;
+    // Taken from the cache before loading the rest, whose entries may push some of them out.
+    const chunks = refs.map((ref) => this.recent.get(keyOf(ref)));
+    const missing = refs.flatMap((_, i) => (chunks[i] === undefined ? [i] : []));
+    const data = this.loader.load(missing.map((i) => refs[i]!));
+    missing.forEach((i, j) => {
+      const chunk = (chunks[i] = this.chunkOf(refs[i]!, data[j]));
+      if (chunk !== undefined) this.recent.set(keyOf(refs[i]!), chunk);
+    });
     const records: RawEventRecord[] = [];
-    for (const key of keys) {
-      for (const record of this.recent.get(key) ?? []) {
-        if (this.types === undefined || this.types.has(record.event.type)) records.push(record);
-      }
-    }
+    for (const chunk of chunks) if (chunk !== undefined) records.push(...chunk.records(this.types));
     const last = refs.at(-1)!;
     return { records, last: [last.written_ms, last.segment_row, last.chunk] };
   }
 
-  private recordsOf(ref: Ref, chunk: string | Buffer | undefined): RawEventRecord[] {
+  private chunkOf(ref: Ref, data: string | Buffer | undefined): RawChunk | undefined {
     // A chunk whose bytes are gone (its partition deleted meanwhile) has nothing left to send.
-    if (chunk === undefined) return [];
+    if (data === undefined) return undefined;
     const process = { sensorId: ref.sensor_id, pid: ref.pid, startMs: ref.start_ms, hostname: ref.hostname, path: ref.path, md5: ref.md5, segmentId: ref.segment_id };
-    const facts = { process, guid: processId(process), origin: this.origin };
-    return decodeChunk(chunk, ref.pid, ref.start_ms).map((event) => new RawEventRecord(event, facts));
+    return new RawChunk(typeof data === 'string' ? data : data.toString('utf8'), { process, guid: processId(process), origin: this.origin });
   }
 
   async newestMs(): Promise<number | null> {

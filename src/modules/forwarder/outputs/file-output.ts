@@ -6,6 +6,7 @@
 import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { encodeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
+import { BatchBytes } from './batch-bytes.js';
 import type { ForwardOutput } from './output.js';
 
 export interface FileOutputSettings {
@@ -18,12 +19,16 @@ export class FileOutput implements ForwardOutput {
   private file: FileHandle | undefined;
   private size = 0;
   private openedMs = 0;
+  private readonly batch = new BatchBytes();
 
   constructor(private readonly settings: FileOutputSettings, private readonly format: ForwardFormat, private readonly now: () => number = Date.now) {}
 
   async send(records: readonly Forwardable[]): Promise<void> {
-    const text = records.map((record) => encodeRecord(record, this.format) + '\n').join('');
-    const bytes = Buffer.byteLength(text);
+    if (records.length === 0) return;
+    const batch = this.batch.reset();
+    for (const record of records) batch.appendLine(encodeRecord(record, this.format));
+    const text = batch.bytes();
+    const bytes = text.length;
     let file = await this.current();
     if (this.size > 0 && (this.size + bytes > this.settings.rotateBytes || this.now() - this.openedMs >= this.settings.rotateMs)) {
       await this.rotate();

@@ -53,3 +53,32 @@ it('sends a large HEC batch as several gzip-compressed requests, a few in flight
   assert.ok(mostInFlight > 1 && mostInFlight <= 4, `${mostInFlight} requests in flight at most`);
   assert.deepEqual(received.map((event) => event.seq).sort((a, b) => Number(a) - Number(b)), records.map((record) => record.seq));
 });
+
+it('ends a failed batch only when none of its requests is left, so that the batch sent again reuses no body in flight', async () => {
+  let arrived = 0;
+  let arrivedAfterFailure = 0;
+  let failedAt: number | undefined;
+  const failing = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      arrived++;
+      if (failedAt !== undefined) arrivedAfterFailure++;
+      // The first request fails at once; the others take a while, as a busy receiver's do.
+      if (arrived === 1) res.writeHead(500).end('busy');
+      else setTimeout(() => res.writeHead(200).end('{"text":"Success","code":0}'), 50);
+    });
+  });
+  await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+  const output = new HttpOutput({ url: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/services/collector/event`, splunkToken: 'token', timeoutMs: 5000 }, 'json');
+  const records = Array.from({ length: 16_000 }, (_, i) => ({ type: 'ingress.event.filemod', timestamp: 1_795_168_800 + i, seq: i, path: 'C:\\x'.repeat(100) }));
+  try {
+    await assert.rejects(output.send(records), /answered 500/);
+    failedAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  } finally {
+    await output.close();
+    failing.close();
+  }
+  assert.equal(arrivedAfterFailure, 0, 'no request of the failed batch went on after it failed');
+  assert.ok(arrived < 8, `${arrived} requests: the batch stopped taking new bodies at its first failure`);
+});

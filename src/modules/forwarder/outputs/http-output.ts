@@ -9,7 +9,8 @@
  *   for JSON, or one LEEF record per line, uncompressed (a plain receiver may not inflate).
  *
  * A batch goes in requests of at most REQUEST_CHARS of text, a few at a time, and is delivered
- * when every one of them was answered 2xx.
+ * when every one of them was answered 2xx. Each body is written as it is sent, into bytes kept
+ * for the next (BatchBytes).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -17,6 +18,7 @@ import { hostname } from 'node:os';
 import { promisify } from 'node:util';
 import { constants, gzip } from 'node:zlib';
 import { encodeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
+import { BatchBytes } from './batch-bytes.js';
 import { DeliveryError, type ForwardOutput } from './output.js';
 
 /**
@@ -44,6 +46,8 @@ export class HttpOutput implements ForwardOutput {
   private readonly agent: http.Agent;
   /** The part of a HEC envelope that is the same for every record. */
   private readonly envelopeHead: string;
+  /** The bytes of the bodies in flight, one per request, kept for the next batches. */
+  private readonly bodies: BatchBytes[] = [];
 
   constructor(private readonly settings: HttpOutputSettings, private readonly format: ForwardFormat) {
     const url = new URL(settings.url);
@@ -60,12 +64,25 @@ export class HttpOutput implements ForwardOutput {
       headers.authorization = `Splunk ${this.settings.splunkToken}`;
       headers['content-encoding'] = 'gzip';
     }
-    const bodies = this.bodies(records);
     let next = 0;
-    const sender = async () => {
-      while (next < bodies.length) await this.post(await this.compressed(bodies[next++]!), headers);
+    let failed = false;
+    // Each sender writes its next body as it needs it, into bytes of its own that its request holds until answered.
+    const sender = async (body: BatchBytes) => {
+      while (next < records.length && !failed) {
+        next = this.body(records, next, body.reset());
+        try {
+          await this.post(await this.compressed(body.bytes()), headers);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
     };
-    await Promise.all(Array.from({ length: Math.min(REQUESTS_IN_FLIGHT, bodies.length) }, sender));
+    while (this.bodies.length < REQUESTS_IN_FLIGHT) this.bodies.push(new BatchBytes());
+    // Every request settles before the batch fails, so that none still holds a body when the next batch reuses it.
+    const outcomes = await Promise.allSettled(this.bodies.map(sender));
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
   }
 
   async close(): Promise<void> {
@@ -76,28 +93,28 @@ export class HttpOutput implements ForwardOutput {
     return this.settings.splunkToken === undefined && this.format === 'leef' ? 'text/plain; charset=utf-8' : 'application/json';
   }
 
-  private compressed(body: string): Promise<Buffer | string> {
+  private compressed(body: Buffer): Promise<Buffer> {
     return this.settings.splunkToken === undefined ? Promise.resolve(body) : gzipped(body, { level: constants.Z_BEST_SPEED });
   }
 
-  /** The batch's request bodies, each of at most REQUEST_CHARS (one record over it goes alone). */
-  private bodies(records: readonly Forwardable[]): string[] {
+  /**
+   * Writes into `body` the request body of the records from `from` on, of at most REQUEST_CHARS
+   * of text (one record over it goes alone); returns the index of the first record left out.
+   */
+  private body(records: readonly Forwardable[], from: number, body: BatchBytes): number {
     const { head, separator, tail } = this.frame();
-    const bodies: string[] = [];
-    let parts: string[] = [];
+    body.append(head);
     let length = 0;
-    for (const record of records) {
-      const part = this.part(record);
-      if (parts.length > 0 && length + part.length > REQUEST_CHARS) {
-        bodies.push(head + parts.join(separator) + tail);
-        parts = [];
-        length = 0;
-      }
-      parts.push(part);
+    let i = from;
+    for (; i < records.length; i++) {
+      const part = this.part(records[i]!);
+      if (i > from && length + part.length > REQUEST_CHARS) break;
+      if (i > from) body.append(separator);
+      body.append(part);
       length += part.length + 1;
     }
-    if (parts.length > 0) bodies.push(head + parts.join(separator) + tail);
-    return bodies;
+    body.append(tail);
+    return i;
   }
 
   /** What surrounds and separates the records of a body. */
@@ -116,7 +133,7 @@ export class HttpOutput implements ForwardOutput {
     return `{${time}${this.envelopeHead}${event}}`;
   }
 
-  private post(body: Buffer | string, headers: Record<string, string>): Promise<void> {
+  private post(body: Buffer, headers: Record<string, string>): Promise<void> {
     const url = new URL(this.settings.url);
     const request = url.protocol === 'https:' ? https.request : http.request;
     return new Promise((resolve, reject) => {
