@@ -63,7 +63,6 @@ export class WalCheckpointer {
   }
 }
 
-
 /**
  * The event writer's connection checkpoints after its commits once the WAL has outgrown its limit,
  * so that its next commit can start the WAL over; `journal_size_limit` then cuts the file back to
