@@ -35,6 +35,12 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ logLevel: 'chatty' as never }), /logLevel/);
   });
 
+  it('bounds the event writer\'s heap at 512 MB by default, settable from VIGIL_INGEST_WRITER_HEAP_MB, and not below 64', () => {
+    assert.equal(loadConfig().ingestWriterHeapMb, 512);
+    assert.equal(loadConfig({}, { VIGIL_INGEST_WRITER_HEAP_MB: '768' }).ingestWriterHeapMb, 768);
+    assert.throws(() => loadConfig({ ingestWriterHeapMb: 32 }), (error: unknown) => error instanceof ConfigError && /ingestWriterHeapMb/.test(error.message));
+  });
+
   it('wants the driver\'s statement limit longer than the search limit, which it would otherwise cut short', () => {
     assert.throws(() => loadConfig({ searchTimeLimitMs: 60_000, databaseStatementTimeoutMs: 60_000 }), (error: unknown) =>
       error instanceof ConfigError && /databaseStatementTimeoutMs .* searchTimeLimitMs/.test(error.message));

@@ -197,6 +197,13 @@ export const ConfigSchema = Type.Object(
       minimum: 2,
       description: 'Search terms (event values) whose dictionary ids the event writer keeps in memory; a term not held is looked up in the store.',
     }),
+    ingestWriterHeapMb: Type.Integer({
+      // The writer keeps ~200 MB live at the default cache bounds (bench/RESULTS.md, bench/soak);
+      // under Node's default limit V8 let its heap grow to 2–3 times that (ADR 0039).
+      default: 512,
+      minimum: 64,
+      description: 'The most the event writer\'s thread may keep in its JavaScript heap, in MB: its caches (ingestProcessCacheEntries, ingestTermCacheEntries) and the batches of a commit must fit; a lower value keeps its heap nearer what it holds, at the cost of more frequent garbage collection. Past it the writer stops and ingest fails until the server is restarted.',
+    }),
     searchTimeLimitMs: Type.Integer({
       default: 30_000,
       minimum: 1,

@@ -5,7 +5,7 @@
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parentPort, Worker, type TransferListItem } from 'node:worker_threads';
+import { parentPort, Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 import { DatabaseBusy, DatabaseUnavailable } from './errors.js';
 
 export interface WorkerFailure {
@@ -30,17 +30,34 @@ export function siblingModule(base: string, name: string): URL {
   return new URL(`./${name}${FROM_SOURCE ? '.ts' : '.js'}`, base);
 }
 
+/** How a worker is started besides its data. */
+export interface WorkerStart {
+  /** What `workerData` hands over rather than copies (a MessagePort must be). */
+  transferList?: readonly TransferListItem[];
+  /**
+   * The most its V8 old generation may hold, in MB (ADR 0039). Past it the thread ends with
+   * ERR_WORKER_OUT_OF_MEMORY; below it V8 lets the heap grow less past what is live. Absent:
+   * Node's default, a quarter of the machine's memory, under which a busy thread's heap grew to
+   * several times what it kept.
+   */
+  heapLimitMb?: number | undefined;
+}
+
 /**
  * Starts the worker module `<name>.worker` beside `siblingUrl` (pass `import.meta.url`). Node
  * loads a worker's entry file before tsx's loader hooks are in place in that thread
  * (privatenumber/tsx#354), so from source the entry is a one-line script that registers tsx and
  * then imports the TypeScript file.
  */
-export function startSiblingWorker(siblingUrl: string, name: string, workerData: unknown, transferList: readonly TransferListItem[] = []): Worker {
+export function startSiblingWorker(siblingUrl: string, name: string, workerData: unknown, start: WorkerStart = {}): Worker {
   const url = siblingModule(siblingUrl, `${name}.worker`);
-  if (!FROM_SOURCE) return new Worker(url, { workerData, transferList: [...transferList] });
+  const options = {
+    workerData, transferList: [...(start.transferList ?? [])],
+    resourceLimits: start.heapLimitMb === undefined ? undefined : ({ maxOldGenerationSizeMb: start.heapLimitMb } satisfies ResourceLimits),
+  };
+  if (!FROM_SOURCE) return new Worker(url, options);
   const entry = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
-  return new Worker(entry, { eval: true, workerData, transferList: [...transferList] });
+  return new Worker(entry, { ...options, eval: true });
 }
 
 /** The calling side of a worker that answers `{ id, kind, … }` requests (see serveRequests). */
@@ -50,9 +67,8 @@ export class WorkerClient<Request extends { id: number; kind: string }, Reply ex
   private nextId = 1;
   private failure: Error | undefined;
 
-  /** `transferList`: what `workerData` hands over rather than copies (a MessagePort must be). */
-  constructor(siblingUrl: string, private readonly name: string, workerData: unknown, transferList: readonly TransferListItem[] = []) {
-    this.worker = startSiblingWorker(siblingUrl, name, workerData, transferList);
+  constructor(siblingUrl: string, private readonly name: string, workerData: unknown, start: WorkerStart = {}) {
+    this.worker = startSiblingWorker(siblingUrl, name, workerData, start);
     this.worker.on('message', (reply: Reply) => {
       const waiting = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
@@ -72,6 +88,11 @@ export class WorkerClient<Request extends { id: number; kind: string }, Reply ex
       this.waiting.set(id, { resolve, reject });
       this.worker.postMessage({ ...request, id }, transfer);
     });
+  }
+
+  /** The limit of the thread's V8 old generation in force, in MB, as the running thread reports it. */
+  get heapLimitMb(): number | undefined {
+    return this.worker.resourceLimits?.maxOldGenerationSizeMb;
   }
 
   /** Sends `close` (the worker closes its connection) and ends the thread. */

@@ -54,7 +54,7 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
       rules: { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000, cacheBounds: eventStoreCacheBounds(config) },
       statementTimeoutMs: config.databaseStatementTimeoutMs,
       applicationName: 'vigil-event-writer',
-    }),
+    }, config.ingestWriterHeapMb),
     partitions,
   );
   const alerts = new SqlAlertsStore(db);

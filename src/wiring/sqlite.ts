@@ -49,7 +49,7 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
   const events = new ThreadedEventStore(
     file,
     { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000, cacheBounds: eventStoreCacheBounds(config) },
-    { lockWait: db.lockWait, pageCacheMb: config.sqlitePageCacheMb, walLimitMb: config.sqliteWalLimitMb },
+    { lockWait: db.lockWait, pageCacheMb: config.sqlitePageCacheMb, walLimitMb: config.sqliteWalLimitMb, heapLimitMb: config.ingestWriterHeapMb },
   );
   const alertChanges = new ThreadedAlertChanges(file, db.lockWait);
   const searchPool = openReadPool(file, config);

@@ -12,8 +12,9 @@ import type { PostgresWriterInit } from './event-writer.postgres.worker.js';
 export class ThreadedPostgresEventStore implements EventStore {
   private readonly writer: WorkerClient<PostgresWriterRequest, WriterReply>;
 
-  constructor(init: PostgresWriterInit) {
-    this.writer = new WorkerClient(import.meta.url, 'event-writer.postgres', init);
+  /** `heapLimitMb`: config ingestWriterHeapMb. */
+  constructor(init: PostgresWriterInit, heapLimitMb?: number) {
+    this.writer = new WorkerClient(import.meta.url, 'event-writer.postgres', init, { heapLimitMb });
   }
 
   async commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {

@@ -66,6 +66,25 @@ describe('threaded event store', () => {
     }
   });
 
+  it('runs the writer thread under the heap limit asked for (config ingestWriterHeapMb), and commits under it', async () => {
+    const file = join(dir, 'heap.db');
+    const db = SqliteDatabase.open(file);
+    await migrate(db, sqliteMigrations);
+    const limited = new ThreadedEventStore(file, RULES, { heapLimitMb: 80 });
+    const unlimited = new ThreadedEventStore(file, RULES);
+    try {
+      const prepared = new EventPreparer(new FilterGate()).prepare({ sensorId: 1, groupId: 1, osType: 'linux' }, processEvents(9));
+      const [outcome] = await limited.commit([{ sensor: SENSOR, sequence: 1, ...prepared, counters: new Map() }]);
+      assert.equal(outcome!.accepted, 8);
+      assert.equal(limited.writerHeapLimitMb, 80);
+      assert.ok(unlimited.writerHeapLimitMb! > 80, `Node's default: ${unlimited.writerHeapLimitMb} MB`);
+    } finally {
+      await limited.close();
+      await unlimited.close();
+      await db.close();
+    }
+  });
+
   it('rejects with the driver error when the writer cannot commit, and keeps answering', async () => {
     const store = new ThreadedEventStore(join(dir, 'empty.db'), RULES);
     try {

@@ -14,8 +14,18 @@ import type { WriterInit } from './event-writer.worker.js';
 export class ThreadedEventStore implements EventStore, PartitionWriter {
   private readonly writer: WorkerClient<WriterRequest, WriterReply>;
 
-  constructor(file: string, rules: SegmentRules, options: Pick<WriterInit, 'checkpointIntervalMs' | 'lockWait' | 'pageCacheMb' | 'walLimitMb'> = {}) {
-    this.writer = new WorkerClient(import.meta.url, 'event-writer', { file, rules, ...options } satisfies WriterInit);
+  /** `heapLimitMb`: config ingestWriterHeapMb. */
+  constructor(
+    file: string, rules: SegmentRules,
+    options: Pick<WriterInit, 'checkpointIntervalMs' | 'lockWait' | 'pageCacheMb' | 'walLimitMb'> & { heapLimitMb?: number } = {},
+  ) {
+    const { heapLimitMb, ...init } = options;
+    this.writer = new WorkerClient(import.meta.url, 'event-writer', { file, rules, ...init } satisfies WriterInit, { heapLimitMb });
+  }
+
+  /** The writer thread's heap limit in force (config ingestWriterHeapMb). */
+  get writerHeapLimitMb(): number | undefined {
+    return this.writer.heapLimitMb;
   }
 
   async commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {

@@ -67,7 +67,7 @@ export class BulkReaders {
     if (this.readers.length < this.threads) {
       const writerPort = this.writerPort?.();
       const init: BulkReaderInit = { writerPort };
-      const client = new WorkerClient<BulkReadRequest, BulkReadReply>(import.meta.url, 'bulk-reader', init, writerPort ? [writerPort] : []);
+      const client = new WorkerClient<BulkReadRequest, BulkReadReply>(import.meta.url, 'bulk-reader', init, { transferList: writerPort ? [writerPort] : [] });
       const reader = { client, busy: 0 };
       this.readers.push(reader);
       return reader;
