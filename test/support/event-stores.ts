@@ -80,7 +80,7 @@ export async function sqliteEventStore(options: EventStoreOptions): Promise<Even
     another: open,
     async failCommits() {
       await db.exec(`CREATE TABLE fail_next (x);
-        CREATE TRIGGER fail_sequence BEFORE UPDATE ON sensors WHEN EXISTS (SELECT 1 FROM fail_next) BEGIN SELECT RAISE(ABORT, '${RULES_OF_TRIGGER}'); END;
+        CREATE TRIGGER fail_sequence BEFORE UPDATE ON sensor_sequences WHEN EXISTS (SELECT 1 FROM fail_next) BEGIN SELECT RAISE(ABORT, '${RULES_OF_TRIGGER}'); END;
         INSERT INTO fail_next VALUES (1);`);
       return () => db.exec('DROP TABLE fail_next; DROP TRIGGER fail_sequence;');
     },
@@ -122,9 +122,9 @@ export async function postgresEventStore(options: EventStoreOptions): Promise<Ev
       await db.exec(`CREATE TABLE fail_next (x INTEGER);
         CREATE FUNCTION fail_if_asked() RETURNS trigger LANGUAGE plpgsql AS $$
           BEGIN IF EXISTS (SELECT 1 FROM fail_next) THEN RAISE EXCEPTION '${RULES_OF_TRIGGER}'; END IF; RETURN NEW; END $$;
-        CREATE TRIGGER fail_sequence BEFORE UPDATE ON sensors FOR EACH ROW EXECUTE FUNCTION fail_if_asked();
+        CREATE TRIGGER fail_sequence BEFORE UPDATE ON sensor_sequences FOR EACH ROW EXECUTE FUNCTION fail_if_asked();
         INSERT INTO fail_next VALUES (1);`);
-      return () => db.exec('DROP TRIGGER fail_sequence ON sensors; DROP FUNCTION fail_if_asked(); DROP TABLE fail_next;');
+      return () => db.exec('DROP TRIGGER fail_sequence ON sensor_sequences; DROP FUNCTION fail_if_asked(); DROP TABLE fail_next;');
     },
     close: () => db.close(),
   };
