@@ -10,13 +10,24 @@ import { SqliteDatabase } from '../../src/db/dialects/sqlite.js';
 import { migrate } from '../../src/db/migrate.js';
 import { sqliteMigrations } from '../../src/db/migrations/sqlite.js';
 import { decodeChunk } from '../../src/ingest/event-codec.js';
+import type { IngestBatch } from '../../src/ingest/event-store.js';
+import { FilterGate } from '../../src/ingest/ingress-gate.js';
+import { EventPreparer } from '../../src/ingest/prepare.js';
 import { readSegmentChunks } from '../../src/modules/processes/chunk-files.sqlite.js';
 import { SENSORS, type EventStoreFixture, type EventStoreOptions, type EventStoreReader } from '../../src/modules/processes/event-store.contract.js';
 import { PostgresEventStore } from '../../src/modules/processes/event-store.postgres.js';
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
 import { SqlSensorsStore } from '../../src/modules/sensors/sensors.store.js';
 import { freshMigratedPostgres } from './postgres-migrated.js';
+import { processEvents } from './sensors.js';
 import { tempDir } from './temp.js';
+
+/** A batch of one sensor of SENSORS (by index): one process of `pid`, started at `startMs`, and its events. */
+export function processBatch(sensorIndex: number, sequence: number, pid: number, startMs: number): IngestBatch {
+  const sensor = SENSORS[sensorIndex]!;
+  const prepared = new EventPreparer(new FilterGate()).prepare({ sensorId: sensor.id, groupId: sensor.groupId, osType: sensor.osType }, processEvents(pid, startMs));
+  return { sensor, sequence, ...prepared, counters: new Map() };
+}
 
 export async function registerSensors(db: SqlDatabase): Promise<void> {
   for (const sensor of SENSORS) {
