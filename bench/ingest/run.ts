@@ -7,7 +7,7 @@
  *   (real sensors' small batches, issue 22 point 6: --sensors 1000 --batch-size 100)
  *     [--server-flags="--max-semi-space-size=64"]
  *     [--store postgres [--database-url postgres://…] [--servers 2]]
- *     [--compare [--servers 2]] [--pg-statements]
+ *     [--compare [--servers 2]] [--pg-statements] [--pg-setting name=value …] [--pg-defaults]
  *
  * `--store postgres` runs `vigil serve --database-url`: on an embedded PostgreSQL the run starts
  * with PostgreSQL's durable defaults (bench/pg-ingest/server.ts), whose processes' CPU counts in the
@@ -15,7 +15,10 @@
  * `--servers N` runs N servers on the one database, the simulator's sensors split between them.
  * `--compare` runs the embedded store, then PostgreSQL with one server, then (with `--servers` > 1)
  * with that many, in one session, and prints each run's line and PostgreSQL's rate as a fraction
- * of the embedded store's. `--pg-statements` adds PostgreSQL's time per statement (statements.ts).
+ * of the embedded store's. `--pg-statements` adds PostgreSQL's time per statement and its WAL
+ * figures (statements.ts). The embedded PostgreSQL runs with the ingest settings of
+ * docs/operations.md (INGEST_SETTINGS, bench/pg-ingest/server.ts); `--pg-defaults` runs it with
+ * PostgreSQL's own instead, and `--pg-setting` sets one more (or overrides one), to measure each.
  *
  * Prints one JSON line a run: events/s, p50/p99 batch acknowledgement latency, the slowest
  * minute's events/s as the server counted them (`GET /api/v1/ingest/stats` every 10 s), peak
@@ -27,6 +30,7 @@
 import { parseArgs } from 'node:util';
 import { runIngest, type IngestRunOptions } from './session.js';
 import { calibrationLine } from '../support/calibration.js';
+import { INGEST_SETTINGS } from '../pg-ingest/server.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,6 +45,8 @@ const { values } = parseArgs({
     servers: { type: 'string', default: '1' },
     compare: { type: 'boolean', default: false },
     'pg-statements': { type: 'boolean', default: false },
+    'pg-setting': { type: 'string', multiple: true, default: [] },
+    'pg-defaults': { type: 'boolean', default: false },
   },
 });
 // The machine's calibration, to read the figures below on another machine (bench/support/calibration.ts).
@@ -62,6 +68,10 @@ const options: IngestRunOptions = {
   gzip: !values['no-gzip'],
   serverFlags: values['server-flags']!.split(' ').filter((flag) => flag !== ''),
   pgStatements: values['pg-statements'],
+  pgSettings: {
+    ...(values['pg-defaults'] ? {} : INGEST_SETTINGS),
+    ...Object.fromEntries(values['pg-setting']!.map((setting) => setting.split('=') as [string, string])),
+  },
 };
 
 if (!values.compare) {

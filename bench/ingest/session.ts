@@ -11,7 +11,7 @@ import { get } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBenchPostgres, type BenchPostgres } from '../pg-ingest/server.js';
-import { resetStatements, STATEMENT_SETTINGS, statementTimes } from './statements.js';
+import { resetStatements, STATEMENT_SETTINGS, statementTimes, walFigures } from './statements.js';
 import { cpuSnapshot, stealSince } from '../support/calibration.js';
 import { cpuSeconds, loadAverage, rssBytes, threadCpu } from '../support/proc.js';
 import { BIN, startVigilServer, type VigilServer } from '../support/vigil-server.js';
@@ -28,8 +28,10 @@ export interface IngestRunOptions {
   seed: string;
   gzip: boolean;
   serverFlags: string[];
-  /** Print PostgreSQL's execution time per statement (bench/ingest/statements.ts). */
+  /** Print PostgreSQL's execution time per statement and its WAL figures (bench/ingest/statements.ts). */
   pgStatements?: boolean;
+  /** Settings of the embedded PostgreSQL the run starts. */
+  pgSettings?: Record<string, string>;
 }
 
 interface SimulatorSummary {
@@ -49,7 +51,7 @@ export async function runIngest(options: IngestRunOptions): Promise<Record<strin
   const dataDirs: string[] = [];
   const servers: VigilServer[] = [];
   const postgres = options.store === 'postgres' && !options.databaseUrl
-    ? await startBenchPostgres(undefined, options.pgStatements ? STATEMENT_SETTINGS : {}) : undefined;
+    ? await startBenchPostgres(undefined, { ...options.pgSettings, ...(options.pgStatements ? STATEMENT_SETTINGS : {}) }) : undefined;
   const databaseUrl = options.store === 'postgres' ? options.databaseUrl ?? postgres!.url : undefined;
   if (databaseUrl && options.pgStatements) await resetStatements(databaseUrl);
   try {
@@ -63,7 +65,8 @@ export async function runIngest(options: IngestRunOptions): Promise<Record<strin
     }
     const result = await measure(options, servers, postgres);
     if (!databaseUrl || !options.pgStatements) return result;
-    return { ...result, statements: await statementTimes(databaseUrl, result.events_acknowledged as number) };
+    const events = result.events_acknowledged as number;
+    return { ...result, wal: await walFigures(databaseUrl, events), statements: await statementTimes(databaseUrl, events) };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
     await postgres?.stop();

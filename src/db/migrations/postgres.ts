@@ -12,6 +12,7 @@ import { SEARCH_ORDER_MIGRATION } from './postgres/006-search-order.js';
 import { BINARY_CONTENT_PIECES_MIGRATION } from './postgres/007-binary-content-pieces.js';
 import { SENSOR_STATE_CHANGES_MIGRATION } from './postgres/008-sensor-state-changes.js';
 import { SEARCH_COVERING_INDEXES_MIGRATION } from './postgres/009-search-covering-indexes.js';
+import { SENSOR_SEQUENCES_MIGRATION } from './postgres/010-sensor-sequences.js';
 import type { Migration } from './types.js';
 
 export const postgresMigrations: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const postgresMigrations: readonly Migration[] = [
   BINARY_CONTENT_PIECES_MIGRATION,
   SENSOR_STATE_CHANGES_MIGRATION,
   SEARCH_COVERING_INDEXES_MIGRATION,
+  SENSOR_SEQUENCES_MIGRATION,
 ];

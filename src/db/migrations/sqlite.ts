@@ -1023,4 +1023,18 @@ export const sqliteMigrations: readonly Migration[] = [
       INSERT INTO term_segment_counts (term_id, segments) SELECT term_id, count(*) FROM event_postings GROUP BY term_id;
     `,
   },
+  {
+    version: 25,
+    name: 'sensor upload sequences in a table of their own',
+    sql: `
+      -- Each sensor's last upload sequence, which the event writer sets with every commit, kept
+      -- apart from the sensor row as on PostgreSQL (its migration 10 says why).
+      CREATE TABLE sensor_sequences (
+        sensor_id INTEGER PRIMARY KEY,
+        last_sequence INTEGER NOT NULL
+      );
+      INSERT INTO sensor_sequences (sensor_id, last_sequence) SELECT id, last_sequence FROM sensors WHERE last_sequence <> 0;
+      ALTER TABLE sensors DROP COLUMN last_sequence;
+    `,
+  },
 ];

@@ -5,25 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { registerSensors } from '../../../test/support/event-stores.js';
+import { processBatch, registerSensors } from '../../../test/support/event-stores.js';
 import { freshMigratedPostgres } from '../../../test/support/postgres-migrated.js';
-import { processEvents } from '../../../test/support/sensors.js';
 import type { PostgresDatabase } from '../../db/dialects/postgres.js';
 import { DatabaseUnavailable } from '../../db/errors.js';
-import { FilterGate } from '../../ingest/ingress-gate.js';
-import type { IngestBatch } from '../../ingest/event-store.js';
-import { EventPreparer } from '../../ingest/prepare.js';
-import { SENSORS } from './event-store.contract.js';
 import { PostgresEventStore } from './event-store.postgres.js';
 
 const T0 = 1_763_000_000_000;
 const RULES = { maxEventsPerSegment: 100, windowMs: 60_000 };
 
-function batch(sensorIndex: number, sequence: number, pid: number): IngestBatch {
-  const sensor = SENSORS[sensorIndex]!;
-  const prepared = new EventPreparer(new FilterGate()).prepare({ sensorId: sensor.id, groupId: sensor.groupId, osType: sensor.osType }, processEvents(pid, T0 - 1000));
-  return { sensor, sequence, ...prepared, counters: new Map() };
-}
+const batch = (sensorIndex: number, sequence: number, pid: number) => processBatch(sensorIndex, sequence, pid, T0 - 1000);
 
 describe('PostgreSQL event store, overlapping commits', () => {
   let db: PostgresDatabase;

@@ -1,9 +1,10 @@
 /**
  * The production event store, on PostgreSQL (schema version 2, docs/adr/0019-postgres-event-store.md).
- * Each commit is one READ COMMITTED transaction that first locks the row of every sensor it
- * writes for: a sensor's batches then commit one after another whichever Vigil server received
- * them, so the duplicate check on `sensors.last_sequence` holds across servers, and every other
- * row a commit changes belongs to a locked sensor, so concurrent commits do not collide.
+ * Each commit is one READ COMMITTED transaction that first locks the `sensor_sequences` row of
+ * every sensor it writes for: a sensor's batches then commit one after another whichever Vigil
+ * server received them, so the duplicate check on the last sequence holds across servers, and
+ * every other row a commit changes belongs to a locked sensor, so concurrent commits do not
+ * collide. The sensor rows themselves are the check-ins' and are neither locked nor written here.
  *
  * As in the embedded store, recently active processes (row, open segment) are kept in memory
  * and the commit is a pass in memory followed by bulk writes (event-store.rows.postgres.ts).

@@ -98,17 +98,21 @@ export interface LockedSensors {
 }
 
 /**
- * One round trip (with the transaction's BEGIN when `begin`): locks the sensors' rows in id order
- * (so two commits cannot wait on each other) reading their sequences, reads the hot partition's
- * floor, and takes `blocks` row id blocks. The ids are integers written into the text, since a
- * statement with parameters cannot share its round trip with BEGIN.
+ * One round trip (with the transaction's BEGIN when `begin`): locks the sensors' sequence rows in
+ * id order (so two commits cannot wait on each other), adding those of sensors never written for,
+ * reading their sequences; reads the hot partition's floor, and takes `blocks` row id blocks. The
+ * sequences are not on the sensor rows, which check-ins update (migration 10). The ids are
+ * integers written into the text, since a statement with parameters cannot share its round trip
+ * with BEGIN.
  */
 export async function lockSensors(client: pg.PoolClient, sensorIds: readonly number[], blocks: number, begin: boolean): Promise<LockedSensors> {
   const ids = [...new Set(sensorIds)].sort((a, b) => a - b);
   if (!ids.every(Number.isSafeInteger) || !Number.isSafeInteger(blocks)) throw new Error('sensor ids and id blocks must be integers');
+  const list = ids.join(', ');
   const sql = `${begin ? 'BEGIN; ' : ''}
-    WITH locked AS (SELECT id, last_sequence FROM sensors WHERE id IN (${ids.join(', ')}) ORDER BY id FOR NO KEY UPDATE)
-    SELECT ARRAY(SELECT id FROM locked) AS ids, ARRAY(SELECT last_sequence FROM locked) AS sequences,
+    INSERT INTO sensor_sequences (sensor_id, last_sequence) SELECT unnest(ARRAY[${list}]::bigint[]), 0 ON CONFLICT DO NOTHING;
+    WITH locked AS (SELECT sensor_id, last_sequence FROM sensor_sequences WHERE sensor_id IN (${list}) ORDER BY sensor_id FOR NO KEY UPDATE)
+    SELECT ARRAY(SELECT sensor_id FROM locked) AS ids, ARRAY(SELECT last_sequence FROM locked) AS sequences,
       (SELECT first_segment_id FROM event_partitions WHERE state = 'hot') AS hot,
       ARRAY(SELECT nextval('event_row_ids') FROM generate_series(1, ${blocks})) AS blocks`;
   const answer = (await client.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];

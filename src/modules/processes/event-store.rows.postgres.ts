@@ -181,7 +181,7 @@ export class CommitRows {
     }
     if (this.sequences.size > 0) {
       await client.query(
-        'UPDATE sensors s SET last_sequence = u.sequence FROM unnest($1::bigint[], $2::bigint[]) AS u(id, sequence) WHERE s.id = u.id',
+        'UPDATE sensor_sequences s SET last_sequence = u.sequence FROM unnest($1::bigint[], $2::bigint[]) AS u(id, sequence) WHERE s.sensor_id = u.id',
         [[...this.sequences.keys()], [...this.sequences.values()]],
       );
     }

@@ -158,7 +158,7 @@ export class SqliteEventStore implements EventStore {
       this.appendEvents(process, prepared, serverMs);
       if (prepared.endTs !== undefined && process.segment) this.posted.forget(process.segment.row);
     }
-    this.statements.setSequence.run(sequence, sensor.id);
+    this.statements.setSequence.run(sensor.id, sequence);
     this.lastSequence.set(sensor.id, sequence);
     countStored(accepted, batch.filtered, counters);
     this.addCounters(sensor.id, counters);

@@ -8,8 +8,10 @@ export type EventStatements = ReturnType<typeof prepareEventStatements>;
 
 export function prepareEventStatements(connection: Database.Database) {
   return {
-    getSequence: connection.prepare('SELECT last_sequence FROM sensors WHERE id = ?').pluck(),
-    setSequence: connection.prepare('UPDATE sensors SET last_sequence = ? WHERE id = ?'),
+    getSequence: connection.prepare('SELECT last_sequence FROM sensor_sequences WHERE sensor_id = ?').pluck(),
+    setSequence: connection.prepare(
+      'INSERT INTO sensor_sequences (sensor_id, last_sequence) VALUES (?, ?) ON CONFLICT (sensor_id) DO UPDATE SET last_sequence = excluded.last_sequence',
+    ),
     // Row ids handed out once stay used after a partition's rows are deleted (event_storage, event_partitions).
     lastProcessRow: connection.prepare(
       'SELECT max(COALESCE((SELECT MAX(id) FROM processes), 0), (SELECT process_row_floor FROM event_storage))',

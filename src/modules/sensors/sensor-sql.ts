@@ -67,6 +67,13 @@ export const CHANGE_COLUMNS: Record<keyof SensorChanges, string> = {
   eventLogFlushMs: 'event_log_flush_ms',
 };
 
+/**
+ * A sensors row with its last upload sequence, which the event writer keeps in a table of its own
+ * (migration 25, PostgreSQL 10): a sensor with no events yet has none there.
+ */
+export const SENSOR_ROWS =
+  'SELECT sensors.*, COALESCE((SELECT last_sequence FROM sensor_sequences WHERE sensor_id = sensors.id), 0) AS last_sequence FROM sensors';
+
 /** The expression each sort orders by; a sensor that never checked in counts from its registration. */
 export const SORT_EXPRESSIONS: Record<SensorSort, string> = {
   id: 'id',

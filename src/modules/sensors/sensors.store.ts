@@ -7,7 +7,7 @@ import { ForeignKeyViolation } from '../../db/errors.js';
 import { InvalidRequestError } from '../../domain/errors.js';
 import type { HostType, OsType } from '../../domain/sensor-identity.js';
 import { recordCheckinChanges, recordStateChange, type StateBeforeCheckin } from './sensor-state-changes.js';
-import { CHANGE_COLUMNS, CHECKIN_COLUMNS, SORT_EXPRESSIONS, ipAddressesOf, toRecord, whereClause, type SensorRow } from './sensor-sql.js';
+import { CHANGE_COLUMNS, CHECKIN_COLUMNS, SENSOR_ROWS, SORT_EXPRESSIONS, ipAddressesOf, toRecord, whereClause, type SensorRow } from './sensor-sql.js';
 
 /** Facts a sensor reports about its host; at check-in any may be absent (unchanged). */
 export interface HostFacts {
@@ -181,7 +181,7 @@ export class SqlSensorsStore implements SensorsStore {
   }
 
   async get(id: number): Promise<SensorRecord | undefined> {
-    const row = await this.db.get<SensorRow>('SELECT * FROM sensors WHERE id = ?', [id]);
+    const row = await this.db.get<SensorRow>(`${SENSOR_ROWS} WHERE id = ?`, [id]);
     return row && toRecord(row);
   }
 
@@ -189,7 +189,7 @@ export class SqlSensorsStore implements SensorsStore {
     const where = whereClause(filter);
     const direction = page?.descending ? 'DESC' : 'ASC';
     const rows = await this.db.all<SensorRow>(
-      `SELECT * FROM sensors WHERE ${where.sql} ORDER BY ${SORT_EXPRESSIONS[page?.sort ?? 'id']} ${direction}, id ${direction}` +
+      `${SENSOR_ROWS} WHERE ${where.sql} ORDER BY ${SORT_EXPRESSIONS[page?.sort ?? 'id']} ${direction}, id ${direction}` +
         (page ? ' LIMIT ? OFFSET ?' : ''),
       page ? [...where.params, page.rows, page.start] : where.params,
     );
@@ -204,7 +204,7 @@ export class SqlSensorsStore implements SensorsStore {
 
   async modify(id: number, decide: (current: SensorRecord) => SensorUpdate, nowMs: number): Promise<SensorRecord | undefined> {
     return this.db.transaction(async (tx) => {
-      const row = await tx.get<SensorRow>('SELECT * FROM sensors WHERE id = ?', [id]);
+      const row = await tx.get<SensorRow>(`${SENSOR_ROWS} WHERE id = ?`, [id]);
       if (!row) return undefined;
       const { changes, withdraw, enqueue } = decide(toRecord(row));
       const keys = (Object.keys(CHANGE_COLUMNS) as (keyof SensorChanges)[]).filter((k) => changes[k] !== undefined);
@@ -227,7 +227,7 @@ export class SqlSensorsStore implements SensorsStore {
         await tx.run('DELETE FROM sensor_instructions WHERE sensor_id = ? AND type = ? AND completed_ms IS NULL', [id, type]);
       }
       for (const type of enqueue) await insertInstruction(tx, id, type, undefined, nowMs);
-      return toRecord((await tx.get<SensorRow>('SELECT * FROM sensors WHERE id = ?', [id]))!);
+      return toRecord((await tx.get<SensorRow>(`${SENSOR_ROWS} WHERE id = ?`, [id]))!);
     });
   }
 

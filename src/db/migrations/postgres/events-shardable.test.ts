@@ -13,8 +13,9 @@ import { freshMigratedPostgres } from '../../../../test/support/postgres-migrate
 import { SENSOR_TABLES as EVENT_TABLES, SHARED_TABLES } from './002-events.js';
 import { TAG_SENSOR_TABLES } from './003-tag-sensors.js';
 import { SEARCH_TALLY_TABLES } from './006-search-order.js';
+import { SENSOR_SEQUENCE_TABLES } from './010-sensor-sequences.js';
 
-const SENSOR_TABLES: readonly string[] = [...EVENT_TABLES, ...TAG_SENSOR_TABLES, ...SEARCH_TALLY_TABLES];
+const SENSOR_TABLES: readonly string[] = [...EVENT_TABLES, ...TAG_SENSOR_TABLES, ...SEARCH_TALLY_TABLES, ...SENSOR_SEQUENCE_TABLES];
 
 let db: PostgresDatabase;
 before(async () => (db = await freshMigratedPostgres()));
