@@ -1,9 +1,9 @@
 /**
  * The search vacuum (search-visibility.postgres.ts) lets the index-only scans of process search
  * skip the heap for rows written since the last one: segments inserted and updated as the event
- * writer does (an update moves last_update_ms, so it is not HOT; its dead rows on under 2 % of the
- * pages, which PostgreSQL's default vacuum would leave to a later index pass), and new processes. Read through
- * the plans' two covering indexes with the heap scans turned off, on a real PostgreSQL.
+ * writer does (an update moves last_update_ms, so it is not HOT; its dead rows sit on under 2 % of
+ * the pages, which PostgreSQL's default vacuum would leave to a later index pass), and new
+ * processes. Read through the plans' two covering indexes with the heap scans turned off.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
