@@ -158,6 +158,7 @@ export async function createContainer(config: Config): Promise<Container> {
     leaseMs: config.jobLeaseSeconds * 1000,
     onError: (job, error) => process.emitWarning(`scheduled job ${job}: ${error instanceof Error ? error.message : String(error)}`),
   });
+  stores.scheduleUpkeep?.(jobs);
   const notifications = startNotifications(notificationSettings, config, db, jobs);
   const teamsStore = new SqlTeamsStore(db);
   const groupsStore = new SqlGroupsStore(db);

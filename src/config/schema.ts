@@ -27,6 +27,11 @@ export const ConfigSchema = Type.Object(
       minimum: 1_000,
       description: 'On PostgreSQL: a statement whose answer has not come after this long fails (503 with Retry-After) and its connection is closed, so a database that went silent (a network partition, a failover) cannot hold a request or the writer. Longer than searchTimeLimitMs; migrations have no limit.',
     }),
+    databaseVacuumSeconds: Type.Integer({
+      default: 10,
+      minimum: 0,
+      description: 'On PostgreSQL: how often one server vacuums segments and processes, so that searches read the rows written since by index alone (docs/adr/0027-postgres-search-plans.md); 0 leaves it to autovacuum.',
+    }),
     secretKeyFile: Type.Optional(Type.String({
       minLength: 1,
       description: 'File holding the key that seals install codes and feed credentials in the database (default: secrets.key in the data dir; created on first start). Keep it apart from the database\'s backups.',

@@ -30,6 +30,7 @@ import type { PartitionReply, PartitionRequest, PartitionWriter } from '../modul
 import { ThreadedPostgresEventStore } from '../modules/processes/event-store.threaded.postgres.js';
 import { PostgresEventListStore, PostgresProcessDetailStore } from '../modules/processes/process-events.postgres.js';
 import { PostgresProcessSearchStore } from '../modules/processes/process-search.postgres.js';
+import { scheduleSearchVacuum } from '../modules/processes/search-visibility.postgres.js';
 import { SqlInstallCodesStore } from '../modules/sensors/install-codes.store.js';
 import { SqlThreatReportsStore } from '../modules/threat-reports/threat-reports.store.js';
 import { eventStoreCacheBounds, type CommandNoticeChannel, type DatabaseStores } from './stores.js';
@@ -89,6 +90,7 @@ async function postgresStores(db: PostgresDatabase, config: Config): Promise<Dat
     commandNotices,
     forwarderRawEvents: (origin) => new RawEventSource(db, postgresChunkLoader(), origin),
     forwarderConnection: { dialect: 'postgres', url: config.databaseUrl!, statementTimeoutMs: config.databaseStatementTimeoutMs },
+    scheduleUpkeep: (jobs) => void scheduleSearchVacuum(db, jobs, config.databaseVacuumSeconds),
     async close() {
       pagingSnapshots.close();
       await events.close();

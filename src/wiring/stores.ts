@@ -9,6 +9,7 @@ import type { DocumentTagsReader } from '../detect/document-tags.js';
 import type { MatchReads } from '../detect/match.plan.js';
 import type { Config } from '../config/schema.js';
 import type { EventStore, EventStoreCacheBounds } from '../ingest/event-store.js';
+import type { JobScheduler } from '../jobs/leased-jobs.js';
 import type { AlertChanger, AlertsStore } from '../modules/alerts/alerts.store.js';
 import type { BinaryContent } from '../modules/binaries/binary-content.js';
 import type { BinarySearchStore } from '../modules/binaries/binary-search.store.js';
@@ -74,6 +75,8 @@ export interface DatabaseStores {
   forwarderRawEvents: ForwarderRawEvents;
   /** How the forwarder's thread opens a connection of its own to this database. */
   forwarderConnection: ForwarderConnection;
+  /** Database upkeep run once across the servers (the jobs are the container's); none on the embedded store. */
+  scheduleUpkeep?(jobs: JobScheduler): void;
   /** Releases what the wiring started, the database last; after the services' own work has stopped. */
   close(): Promise<void>;
 }
