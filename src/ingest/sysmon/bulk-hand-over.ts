@@ -38,10 +38,13 @@ let lastRef = 0;
 export function handOverEvents(read: ReadBulk, port: MessagePort): HandedOverBulk {
   if (read.items.some((item) => 'decoded' in item && 'security' in item.decoded)) return read;
   const byHost = new Map<string, SensorEvent[]>();
+  // A body names a few hosts, each in most of its items.
+  const hostKeys = new Map<string, string>();
   for (const item of read.items) {
     if (!('decoded' in item) || !('events' in item.decoded)) continue;
     const { decoded } = item;
-    const key = batchHostKey(shortName(decoded.hostname));
+    let key = hostKeys.get(decoded.hostname);
+    if (key === undefined) hostKeys.set(decoded.hostname, (key = batchHostKey(shortName(decoded.hostname))));
     let events = byHost.get(key);
     if (events === undefined) byHost.set(key, (events = []));
     for (const event of decoded.events) events.push(event);
