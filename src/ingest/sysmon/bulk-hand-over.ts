@@ -15,8 +15,8 @@ import { normalizeEvent } from '../normalize.js';
 import { EventPreparer } from '../prepare.js';
 import { counter } from '../rejection.js';
 import { validateEvents } from '../validate.js';
-import { batchHostKey, type ReadBulk } from './bulk-read.js';
-import { shortName } from './sysmon-decoder.js';
+import { batchHostKey, runLine, type ReadBulk, type ReadItem } from './bulk-read.js';
+import { shortName, type Unsettled } from './sysmon-decoder.js';
 
 /** One slice of a host's events, handed to the writer under `ref`. */
 export interface HandedOverSlice {
@@ -38,10 +38,13 @@ let lastRef = 0;
 export function handOverEvents(read: ReadBulk, port: MessagePort): HandedOverBulk {
   if (read.items.some((item) => 'decoded' in item && 'security' in item.decoded)) return read;
   const byHost = new Map<string, SensorEvent[]>();
+  // A body names a few hosts, each in most of its items.
+  const hostKeys = new Map<string, string>();
   for (const item of read.items) {
     if (!('decoded' in item) || !('events' in item.decoded)) continue;
     const { decoded } = item;
-    const key = batchHostKey(shortName(decoded.hostname));
+    let key = hostKeys.get(decoded.hostname);
+    if (key === undefined) hostKeys.set(decoded.hostname, (key = batchHostKey(shortName(decoded.hostname))));
     let events = byHost.get(key);
     if (events === undefined) byHost.set(key, (events = []));
     for (const event of decoded.events) events.push(event);
@@ -56,7 +59,41 @@ export function handOverEvents(read: ReadBulk, port: MessagePort): HandedOverBul
       handedOver[key].push(handOver(events.slice(start, start + MAX_EVENTS_PER_BATCH), port));
     }
   }
-  return { ...read, handedOver };
+  return { digest: read.digest, items: inRuns(read.items), handedOver };
+}
+
+/**
+ * The items, their events gone, as runs of items alike (ReadItem.more): a body is mostly one
+ * host's stored events one after another, which the request thread would otherwise parse and
+ * settle as an object each.
+ */
+function inRuns(items: readonly ReadItem[]): ReadItem[] {
+  const runs: ReadItem[] = [];
+  let run: ReadItem | undefined;
+  for (const item of items) {
+    if (run !== undefined && item.head.line === runLine(run.head.line, (run.more ?? 0) + 1) && alike(run, item)) {
+      run.more = (run.more ?? 0) + 1;
+    } else {
+      runs.push(item);
+      run = item;
+    }
+  }
+  return runs;
+}
+
+/** Whether `item` is answered and settled as `run` is: same action, index and id, same host and outcome, no file to record. */
+function alike(run: ReadItem, item: ReadItem): boolean {
+  const [a, b] = [run.head, item.head];
+  if (a.action !== b.action || a.index !== b.index || a.id !== b.id || !('decoded' in run) || !('decoded' in item)) return false;
+  return sameOutcome(run.decoded, item.decoded);
+}
+
+function sameOutcome(a: Unsettled, b: Unsettled): boolean {
+  if ('security' in a || 'security' in b) return false;
+  if ('events' in a) return 'events' in b && a.events.length === 0 && b.events.length === 0 && a.binary === undefined && b.binary === undefined && a.hostname === b.hostname && a.osType === b.osType;
+  if ('events' in b || a.reason !== b.reason || a.detail !== b.detail) return false;
+  const [hostA, hostB] = ['hostname' in a ? a : undefined, 'hostname' in b ? b : undefined];
+  return hostA?.hostname === hostB?.hostname && hostA?.osType === hostB?.osType;
 }
 
 function handOver(events: readonly SensorEvent[], port: MessagePort): HandedOverSlice {

@@ -10,8 +10,15 @@ import { bulkItems, type BulkItemHead } from './bulk-lines.js';
 import { decodeSysmon, shortName, type Unsettled } from './sysmon-decoder.js';
 import { flatten } from './sysmon-shapes.js';
 
-/** An item with its document decoded, or why it has no document to decode. */
-export type ReadItem = { head: BulkItemHead } & ({ refused: string } | { decoded: Unsettled });
+/**
+ * An item with its document decoded, or why it has no document to decode. `more`: it stands for
+ * that many items after it too, alike but for their lines (runLine()); only a body whose events
+ * were handed over is answered in runs (bulk-hand-over.ts), its items then carrying no events.
+ */
+export type ReadItem = { head: BulkItemHead; more?: number } & ({ refused: string } | { decoded: Unsettled });
+
+/** The line of a run's `k`-th item after its first: each item of a run is an action line and its document line. */
+export const runLine = (first: number, k: number): number => first + 2 * k;
 
 export interface ReadBulk {
   digest: string;

@@ -64,7 +64,10 @@ const SYSMON_CHANNELS: ReadonlyMap<string, OsType> = new Map([
 ]);
 
 /** The host's name as Carbon Black shows computer_name: without its domain. */
-export const shortName = (hostname: string): string => hostname.split('.')[0]!;
+export function shortName(hostname: string): string {
+  const dot = hostname.indexOf('.');
+  return dot < 0 ? hostname : hostname.slice(0, dot);
+}
 
 /** `nowMs`: the server's clock, which bounds how far in the future an event may be. */
 export function decodeSysmon(record: SysmonRecord, nowMs: number): Unsettled {

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { recordingEvents } from '../../../test/support/sysmon-fixtures.js';
 import { toEcs } from '../../../test/support/sysmon-shapes.js';
 import { SysmonDecoder } from './sysmon-decoder.js';
-import { parseTime, parseTimeByPattern } from './sysmon-fields.js';
+import { guidStartMs, guidStartMsByPattern, parseTime, parseTimeByPattern } from './sysmon-fields.js';
 import { flatten } from './sysmon-shapes.js';
 import { textLines } from './text-lines.js';
 
@@ -111,6 +111,30 @@ describe('Sysmon fast paths read as the plain code did', () => {
         if (typeof event.UtcTime === 'string') assert.equal(parseTime(event.UtcTime, 'utc'), parseTimeByPattern(event.UtcTime, 'utc'));
       }
     }
+  });
+
+  it('process GUIDs read character by character as the pattern reads them: arbitrary GUIDs, near misses and every recorded one', () => {
+    const guid = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF-{}g '), minLength: 36, maxLength: 40 });
+    const braced = fc.array(fc.constantFrom(...'0123456789abcdefABCDEF'), { minLength: 32, maxLength: 32 }).map((digits) => {
+      const hex = digits.join('');
+      return `{${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}}`;
+    });
+    const nearMiss = fc.tuple(braced, fc.nat(37), fc.constantFrom('-', 'x', '{', '}', ' ', '0', 'F')).map(([value, at, unit]) => value.slice(0, at) + unit + value.slice(at + 1));
+    fc.assert(fc.property(fc.oneof(guid, braced, nearMiss, fc.constant('{00000000-0000-0000-0000-000000000000}')), (value) => {
+      assert.equal(guidStartMs(value), guidStartMsByPattern(value), value);
+    }), { numRuns: 5000 });
+    let compared = 0;
+    for (const name of RECORDINGS) {
+      for (const event of recordingEvents(name)) {
+        for (const field of ['ProcessGuid', 'ParentProcessGuid', 'SourceProcessGuid', 'TargetProcessGuid', 'SourceProcessGUID', 'TargetProcessGUID']) {
+          const value = event[field];
+          if (typeof value !== 'string') continue;
+          assert.equal(guidStartMs(value), guidStartMsByPattern(value), value);
+          compared++;
+        }
+      }
+    }
+    assert.ok(compared > 5_000, `${compared} GUIDs compared`);
   });
 
   it('every recorded event as a Winlogbeat document, with its originals and with ECS stand-ins only: the same record and the same Vigil events', () => {

@@ -26,9 +26,9 @@ function bulkBody(documents: readonly Record<string, unknown>[]): Buffer {
 /** An app and its Winlogbeat, which sends bodies as bytes. */
 async function shipper(test: TestApp) {
   const { key } = (await test.app.inject({ method: 'POST', url: '/api/v1/group/1/ingest_key', headers: as(test.adminToken), payload: {} })).json();
-  return async (body: Buffer) => {
+  return async (body: Buffer, query = STATUS_ONLY) => {
     const response = await test.app.inject({
-      method: 'POST', url: `/ingest/elastic/_bulk?${STATUS_ONLY}`, payload: body,
+      method: 'POST', url: `/ingest/elastic/_bulk?${query}`, payload: body,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
     });
     assert.equal(response.statusCode, 200, response.body);
@@ -80,6 +80,24 @@ describe('Sysmon bulk bodies handed to the event writer by the reader thread', (
     assert.ok(handed.total > 200, `${handed.total} processes`);
     assert.ok(handed.processes.filter(({ events }) => events.some((list) => list?.length > 0)).length > 100, 'events compared');
     assert.deepEqual(handed, await stored(plain));
+  });
+
+  it('answer in full, and refuse a run of bad events line by line, as the request thread does', async () => {
+    const [toHanding, toPlain] = [await shipper(handing), await shipper(plain)];
+    const events = recordingEvents('cmd_sam_copy_esentutl').filter((event) => event.Channel === SYSMON)
+      .map((event, i) => toEcs({ ...event, Hostname: 'full-answer-host', ...(i >= 20 && i < 30 ? { UtcTime: '1970-01-01 00:00:00.000' } : {}) }));
+    // A blank line within the bad run, and one within the stored events, shift the lines after them.
+    const lines = events.map((document, i) => `{"create":{"_index":"logs-winlogbeat-8.15.0"}}\n${JSON.stringify(document)}\n${i === 24 || i === 60 ? '\n' : ''}`);
+    const body = gzipSync(lines.join(''));
+    const withoutServerIds = (answer: { took?: number; items: Record<string, { _id?: string }>[] }) => {
+      delete answer.took;
+      for (const item of answer.items) delete item.create!._id;
+      return answer;
+    };
+    const [fromHanding, fromPlain] = [withoutServerIds(await toHanding(body, '')), withoutServerIds(await toPlain(body, ''))];
+    assert.deepEqual(fromHanding, fromPlain);
+    const refused = fromHanding.items.filter((item) => (item.create as { status: number }).status === 400).map((item) => (item.create as { error: { reason: string } }).error.reason);
+    assert.deepEqual(refused.map((reason) => reason.split(':')[0]), [41, 43, 45, 47, 49, 52, 54, 56, 58, 60].map((line) => `line ${line}`));
   });
 
   it('leave the events to the request thread while an ingress filter is in force, which then applies', async () => {

@@ -5,11 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { BulkItemHead } from '../../ingest/sysmon/bulk-lines.js';
+import { runLine } from '../../ingest/sysmon/bulk-read.js';
 import { NOT_FOR_VIGIL, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
-
 
 export interface ItemOutcome {
   head: BulkItemHead;
+  /** It answers that many items after it too, alike but for their lines (ReadItem.more). */
+  more?: number | undefined;
   /** Undefined: stored. */
   reason: SysmonSkipReason | undefined;
   detail: string;
@@ -48,30 +50,40 @@ export function bulkReply(outcomes: readonly ItemOutcome[], defaultIndex: string
     if (index !== lastIndex) [lastIndex, lastIndexJson] = [index, JSON.stringify(index)];
     return lastIndexJson;
   };
-  const items = outcomes.map(({ head: item, reason, detail }, seq) => {
-    const head = `{"${item.action}":{"_index":${indexJson(item.index)},` +
-      `"_id":${item.id === undefined ? `"${idPrefix}${seq.toString(36)}"` : JSON.stringify(item.id)},`;
-    if (reason === undefined) return `${head}${CREATED}"_seq_no":${seq},"_primary_term":1,"status":201}}`;
-    if (NOT_FOR_VIGIL.has(reason)) return `${head}${NOOP}"_seq_no":${seq},"_primary_term":1,"status":200}}`;
-    errors = true;
-    return `${head}"status":400,"error":${errorJson(item, reason, detail)}}}`;
-  });
+  const items: string[] = [];
+  let seq = 0;
+  for (const { head: item, more = 0, reason, detail } of outcomes) {
+    const action = `{"${item.action}":{"_index":${indexJson(item.index)},"_id":`;
+    for (let k = 0; k <= more; k++, seq++) {
+      const head = `${action}${item.id === undefined ? `"${idPrefix}${seq.toString(36)}"` : JSON.stringify(item.id)},`;
+      if (reason === undefined) items.push(`${head}${CREATED}"_seq_no":${seq},"_primary_term":1,"status":201}}`);
+      else if (NOT_FOR_VIGIL.has(reason)) items.push(`${head}${NOOP}"_seq_no":${seq},"_primary_term":1,"status":200}}`);
+      else {
+        errors = true;
+        items.push(`${head}"status":400,"error":${errorJson(runLine(item.line, k), reason, detail)}}}`);
+      }
+    }
+  }
   return `{"took":${tookMs},"errors":${errors},"items":[${items.join(',')}]}`;
 }
 
-/** The reply as `filter_path=errors,items.*.error,items.*.status` leaves it. */
+/** The reply as `filter_path=errors,items.*.error,items.*.status` leaves it: a run's items stored or skipped share one answer's text. */
 function statusReply(outcomes: readonly ItemOutcome[]): string {
   let errors = false;
-  const items = outcomes.map(({ head, reason, detail }) => {
-    if (reason === undefined) return `{"${head.action}":{"status":201}}`;
-    if (NOT_FOR_VIGIL.has(reason)) return `{"${head.action}":{"status":200}}`;
+  const items: string[] = [];
+  for (const { head, more = 0, reason, detail } of outcomes) {
+    if (reason === undefined || NOT_FOR_VIGIL.has(reason)) {
+      const answer = `{"${head.action}":{"status":${reason === undefined ? 201 : 200}}}`;
+      for (let k = 0; k <= more; k++) items.push(answer);
+      continue;
+    }
     errors = true;
-    return `{"${head.action}":{"status":400,"error":${errorJson(head, reason, detail)}}}`;
-  });
+    for (let k = 0; k <= more; k++) items.push(`{"${head.action}":{"status":400,"error":${errorJson(runLine(head.line, k), reason, detail)}}}`);
+  }
   return `{"errors":${errors},"items":[${items.join(',')}]}`;
 }
 
-const errorJson = (head: BulkItemHead, reason: SysmonSkipReason, detail: string) => JSON.stringify({ type: reason, reason: `line ${head.line}: ${detail}` });
+const errorJson = (line: number, reason: SysmonSkipReason, detail: string) => JSON.stringify({ type: reason, reason: `line ${line}: ${detail}` });
 
 const SHARDS = '"_shards":{"total":1,"successful":1,"failed":0},';
 const CREATED = `"_version":1,"result":"created",${SHARDS}`;

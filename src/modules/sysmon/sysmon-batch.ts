@@ -7,7 +7,7 @@ import type { SensorEvent } from '../../ingest/event.schemas.js';
 import { MAX_EVENTS_PER_BATCH } from '../../ingest/event.schemas.js';
 import type { SysmonBinary } from '../../ingest/sysmon/sysmon-binaries.js';
 import type { HandedOverSlice } from '../../ingest/sysmon/bulk-hand-over.js';
-import { batchHostKey, readEvent } from '../../ingest/sysmon/bulk-read.js';
+import { batchHostKey, readEvent, runLine } from '../../ingest/sysmon/bulk-read.js';
 import type { SysmonDecoder, SysmonHost, Unsettled } from '../../ingest/sysmon/sysmon-decoder.js';
 import { NOT_FOR_VIGIL, skipCounter, type SysmonSkipReason } from '../../ingest/sysmon/sysmon-reasons.js';
 import type { SysmonIngestReply } from './sysmon-ingest.schemas.js';
@@ -58,12 +58,15 @@ export class SysmonBatch {
     return this.settle(line, readEvent(document, this.nowMs));
   }
 
-  /** An event read as far as it can be elsewhere (readEvent, maybe on a reader thread), settled by this batch's decoder. */
-  settle(line: number, unsettled: Unsettled): Skip | undefined {
-    this.read++;
+  /**
+   * An event read as far as it can be elsewhere (readEvent, maybe on a reader thread), settled by
+   * this batch's decoder; with `more`, a run of items alike (ReadItem.more), whose events went to the writer.
+   */
+  settle(line: number, unsettled: Unsettled, more = 0): Skip | undefined {
+    this.read += 1 + more;
     const decoded = this.decoder.settle(unsettled, this.nowMs);
     if ('reason' in decoded) {
-      this.skip(line, decoded.reason, decoded.detail, decoded.host);
+      for (let k = 0; k <= more; k++) this.skip(runLine(line, k), decoded.reason, decoded.detail, decoded.host);
       return decoded;
     }
     const entry = this.hostEntry(decoded.host);
@@ -71,7 +74,7 @@ export class SysmonBatch {
       entry.security.push({ line, events: decoded.events });
       return undefined;
     }
-    entry.stored++;
+    entry.stored += 1 + more;
     for (const event of decoded.events) entry.events.push(event);
     if (decoded.binary && !entry.binaries.has(decoded.binary.md5)) entry.binaries.set(decoded.binary.md5, decoded.binary);
     return undefined;

@@ -89,15 +89,15 @@ export class SysmonIngestService implements SysmonSink {
     const duplicate = await this.batches.batchStored(key.groupId, digest);
     const batch = new SysmonBatch(this.decoder, started);
     const outcomes: ItemOutcome[] = [];
-    for (const { head, ...item } of items) {
+    for (const { head, more, ...item } of items) {
       if (duplicate) {
-        outcomes.push({ head, reason: 'already_stored', detail: 'this bulk body was stored before' });
+        outcomes.push({ head, more, reason: 'already_stored', detail: 'this bulk body was stored before' });
       } else if ('refused' in item) {
         batch.refuse(head.line, 'malformed_line', item.refused);
         outcomes.push({ head, reason: 'malformed_line', detail: item.refused });
       } else {
-        const skip = batch.settle(head.line, item.decoded);
-        outcomes.push({ head, reason: skip?.reason, detail: skip?.detail ?? '' });
+        const skip = batch.settle(head.line, item.decoded, more);
+        outcomes.push({ head, more, reason: skip?.reason, detail: skip?.detail ?? '' });
       }
     }
     if (!duplicate) {
