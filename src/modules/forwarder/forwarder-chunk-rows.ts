@@ -17,54 +17,57 @@ export const DIGIT_0 = 48;
 export const DIGIT_9 = 57;
 export const MINUS = 45;
 
+/** Where each row's values lie, grown as needed and copied out per chunk: one pass makes no garbage per value. */
+let scratch: Int32Array = new Int32Array(4096);
+
 /** Where each value of each row lies in a chunk's bytes; found in one pass, without parsing. */
 export class ChunkRows {
   private constructor(
     readonly bytes: Buffer,
     /** Token i spans bytes[bounds[2i], bounds[2i + 1]). */
-    private readonly bounds: number[],
+    private readonly bounds: Int32Array,
     /** Row r's tokens are firsts[r] … firsts[r + 1] - 1. */
-    private readonly firsts: number[],
-    private readonly codes: number[],
+    private readonly firsts: Int32Array,
+    private readonly codes: Uint8Array,
   ) {}
 
   /** The rows of `bytes`; undefined when they are not the flat rows of known types that encodeChunk writes. */
   static locate(bytes: Buffer): ChunkRows | undefined {
-    // Scanned as Latin-1, whose characters are the bytes, so that a string's end is found by the
-    // engine's own search; no byte of a multi-byte UTF-8 character is a quote, comma or bracket.
-    const text = bytes.toString('latin1');
-    const bounds: number[] = [];
     const firsts: number[] = [];
-    if (text.charCodeAt(0) !== OPEN) return undefined;
+    let tokens = 0;
+    if (bytes[0] !== OPEN) return undefined;
     let i = 1;
-    if (text.charCodeAt(i) === CLOSE) i++;
+    if (bytes[i] === CLOSE) i++;
     else {
       for (;;) {
-        if (text.charCodeAt(i++) !== OPEN) return undefined;
-        firsts.push(bounds.length / 2);
+        if (bytes[i++] !== OPEN) return undefined;
+        firsts.push(tokens);
         for (;;) {
           const start = i;
-          i = text.charCodeAt(i) === QUOTE ? afterString(text, i + 1) : afterScalar(text, i);
+          i = bytes[i] === QUOTE ? afterString(bytes, i + 1) : afterScalar(bytes, i);
           if (i <= start) return undefined;
-          bounds.push(start, i);
-          const next = text.charCodeAt(i++);
+          if (2 * tokens + 2 > scratch.length) scratch = grown(scratch);
+          scratch[2 * tokens] = start;
+          scratch[2 * tokens + 1] = i;
+          tokens++;
+          const next = bytes[i++];
           if (next === CLOSE) break;
           if (next !== COMMA) return undefined;
         }
-        const next = text.charCodeAt(i++);
+        const next = bytes[i++];
         if (next === CLOSE) break;
         if (next !== COMMA) return undefined;
       }
     }
     if (i !== bytes.length) return undefined;
-    firsts.push(bounds.length / 2);
-    const codes: number[] = [];
-    for (let r = 0; r + 1 < firsts.length; r++) {
-      const code = numberAt(bytes, bounds[2 * firsts[r]!]!, bounds[2 * firsts[r]! + 1]!);
+    firsts.push(tokens);
+    const codes = new Uint8Array(firsts.length - 1);
+    for (let r = 0; r < codes.length; r++) {
+      const code = numberAt(bytes, scratch[2 * firsts[r]!]!, scratch[2 * firsts[r]! + 1]!);
       if (firsts[r + 1]! - firsts[r]! < 2 || STORED_TYPES[code] === undefined) return undefined;
-      codes.push(code);
+      codes[r] = code;
     }
-    return new ChunkRows(bytes, bounds, firsts, codes);
+    return new ChunkRows(bytes, scratch.slice(0, 2 * tokens), Int32Array.from(firsts), codes);
   }
 
   get count(): number {
@@ -120,6 +123,12 @@ export class ChunkRows {
   }
 }
 
+function grown(array: Int32Array): Int32Array {
+  const larger = new Int32Array(array.length * 2);
+  larger.set(array);
+  return larger;
+}
+
 /** Number() of the text of bytes[start, end): integers of up to 15 digits read in place. */
 function numberAt(bytes: Buffer, start: number, end: number): number {
   const negative = bytes[start] === MINUS;
@@ -138,19 +147,17 @@ function numberAt(bytes: Buffer, start: number, end: number): number {
 }
 
 /** The index just past the closing quote of a string whose text starts at `from`; -1 when unclosed. */
-function afterString(text: string, from: number): number {
-  for (let at = from; ;) {
-    const quote = text.indexOf('"', at);
-    if (quote < 0) return -1;
-    let before = quote - 1;
-    while (text.charCodeAt(before) === BACKSLASH) before--;
-    if ((quote - 1 - before) % 2 === 0) return quote + 1;
-    at = quote + 1;
+function afterString(bytes: Uint8Array, from: number): number {
+  for (let i = from; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === QUOTE) return i + 1;
+    if (c === BACKSLASH) i++;
   }
+  return -1;
 }
 
-function afterScalar(text: string, from: number): number {
+function afterScalar(bytes: Uint8Array, from: number): number {
   let i = from;
-  for (let c = text.charCodeAt(i); i < text.length && c !== COMMA && c !== CLOSE; c = text.charCodeAt(++i));
+  for (let c = bytes[i]; i < bytes.length && c !== COMMA && c !== CLOSE; c = bytes[++i]);
   return i;
 }
