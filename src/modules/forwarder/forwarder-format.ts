@@ -5,8 +5,6 @@
  * promoted to the top and netconn addresses copied to QRadar's src/dst/srcPort/dstPort
  * (cb-event-forwarder pkg/leefencoder/leef_encoder.go). docs/forwarder.md has examples.
  */
-import type { BatchBytes } from './outputs/batch-bytes.js';
-
 export type ForwardFormat = 'json' | 'leef';
 
 /** A record as cb-event-forwarder emits it: flat keys, `type` naming its bus routing key. */
@@ -20,11 +18,6 @@ export abstract class TextRecord {
   /** Epoch seconds, as ForwardRecord's `timestamp` (HEC's envelope time). */
   abstract readonly timestamp: number;
   abstract text(format: ForwardFormat): string;
-
-  /** Writes the text's UTF-8 to `out`; a record that can write it without making the string first does so. */
-  writeTo(format: ForwardFormat, out: BatchBytes): void {
-    out.append(this.text(format));
-  }
 }
 
 /** What outputs deliver. */
@@ -41,12 +34,6 @@ export function encodeRecord(record: Forwardable, format: ForwardFormat): string
     encoded[format].set(record, text);
   }
   return text;
-}
-
-/** Writes a record's text in `format`, as UTF-8, to `out`. */
-export function writeRecord(record: Forwardable, format: ForwardFormat, out: BatchBytes): void {
-  if (record instanceof TextRecord) record.writeTo(format, out);
-  else out.append(encodeRecord(record, format));
 }
 
 const LEEF_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '=': '\\=' };

@@ -1,103 +1,166 @@
 /**
- * Raw events' JSON written from the stored chunk's own bytes. A chunk is the UTF-8 of the JSON
- * text that JSON.stringify made of positional rows (src/ingest/event-codec.ts), so the bytes of
- * each value in it are already what JSON.stringify writes for that value: most members of a
- * record are copied from them into the output's bytes, and only those a record changes (times in
- * seconds, upper-case MD5s, defaults, names of codes) are computed. No string, event object or
- * record object per event: decoding and stringifying, encoding each record's string again and
- * the garbage all of it left were most of what the forwarder's thread did
- * (docs/adr/0036-forwarder-thread.md). The bytes are byte for byte JSON.stringify of
+ * Raw events' JSON written from the stored chunk's own text. A chunk is the JSON text that
+ * JSON.stringify made of positional rows (src/ingest/event-codec.ts), so the text of each value in
+ * it is already what JSON.stringify writes for that value: most members of a record are copied
+ * from it, and only those a record changes (times in seconds, upper-case MD5s, defaults, names
+ * of codes) are computed. No event object, record object or stringify per event: decoding and
+ * stringifying, and the garbage they left, were most of what the forwarder's thread did
+ * (docs/adr/0036-forwarder-thread.md). The text is byte for byte JSON.stringify of
  * rawEventRecord (forwarder-raw-text.property.test.ts holds the two to that).
  */
 import { processId } from '../../domain/process-id.js';
 import { STORED_FIELDS, STORED_TYPES } from '../../ingest/event-codec.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import type { BatchBytes } from './outputs/batch-bytes.js';
 import { CROSSPROC_TYPES, FILEMOD_ACTIONS, REGMOD_ACTIONS } from './forwarder-records.js';
-import { BACKSLASH, DIGIT_0, DIGIT_9, MINUS, QUOTE, type ChunkRows } from './forwarder-chunk-rows.js';
 
-/** What the records of one chunk share, as JSON bytes made once per chunk. */
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COMMA = 44;
+const OPEN = 91;
+const CLOSE = 93;
+const LETTER_N = 110;
+
+/** Where each value of each row lies in a chunk's text; found in one pass, without parsing. */
+export class ChunkRows {
+  private constructor(
+    readonly text: string,
+    /** Token i spans text[bounds[2i], bounds[2i + 1]). */
+    private readonly bounds: number[],
+    /** Row r's tokens are firsts[r] … firsts[r + 1] - 1. */
+    private readonly firsts: number[],
+  ) {}
+
+  /** The rows of `text`; undefined when it is not the flat rows of known types that encodeChunk writes. */
+  static locate(text: string): ChunkRows | undefined {
+    const bounds: number[] = [];
+    const firsts: number[] = [];
+    if (text.charCodeAt(0) !== OPEN) return undefined;
+    let i = 1;
+    if (text.charCodeAt(i) === CLOSE) i++;
+    else {
+      for (;;) {
+        if (text.charCodeAt(i++) !== OPEN) return undefined;
+        firsts.push(bounds.length / 2);
+        for (;;) {
+          const start = i;
+          i = text.charCodeAt(i) === QUOTE ? afterString(text, i + 1) : afterScalar(text, i);
+          if (i <= start) return undefined;
+          bounds.push(start, i);
+          const next = text.charCodeAt(i++);
+          if (next === CLOSE) break;
+          if (next !== COMMA) return undefined;
+        }
+        const next = text.charCodeAt(i++);
+        if (next === CLOSE) break;
+        if (next !== COMMA) return undefined;
+      }
+    }
+    if (i !== text.length) return undefined;
+    firsts.push(bounds.length / 2);
+    const rows = new ChunkRows(text, bounds, firsts);
+    for (let r = 0; r < rows.count; r++) {
+      if (firsts[r + 1]! - firsts[r]! < 2 || STORED_TYPES[rows.code(r)] === undefined) return undefined;
+    }
+    return rows;
+  }
+
+  get count(): number {
+    return this.firsts.length - 1;
+  }
+
+  code(row: number): number {
+    return Number(this.raw(row, 0));
+  }
+
+  /** The text of value `position` of `row` (0 the type code, 1 the time, 2 … the fields), `null` included; undefined past the row's end. */
+  raw(row: number, position: number): string | undefined {
+    const token = this.firsts[row]! + position;
+    if (token >= this.firsts[row + 1]!) return undefined;
+    return this.text.slice(this.bounds[2 * token], this.bounds[2 * token + 1]);
+  }
+
+  /** The text of a value that is there: undefined when absent or null, as decodeEvent leaves such fields out. */
+  value(row: number, position: number): string | undefined {
+    const token = this.firsts[row]! + position;
+    if (token >= this.firsts[row + 1]!) return undefined;
+    const start = this.bounds[2 * token]!;
+    // The only JSON value that starts with an n.
+    return this.text.charCodeAt(start) === LETTER_N ? undefined : this.text.slice(start, this.bounds[2 * token + 1]);
+  }
+
+  /** Row `row` alone, as JSON text of its array. */
+  rowText(row: number): string {
+    return this.text.slice(this.bounds[2 * this.firsts[row]!]! - 1, this.bounds[2 * this.firsts[row + 1]! - 1]! + 1);
+  }
+}
+
+/** The index just past the closing quote of a string whose text starts at `from`; -1 when unclosed. */
+function afterString(text: string, from: number): number {
+  for (let at = from; ;) {
+    const quote = text.indexOf('"', at);
+    if (quote < 0) return -1;
+    let before = quote - 1;
+    while (text.charCodeAt(before) === BACKSLASH) before--;
+    if ((quote - 1 - before) % 2 === 0) return quote + 1;
+    at = quote + 1;
+  }
+}
+
+function afterScalar(text: string, from: number): number {
+  let i = from;
+  for (let c = text.charCodeAt(i); i < text.length && c !== COMMA && c !== CLOSE; c = text.charCodeAt(++i));
+  return i;
+}
+
+/** What the records of one chunk share, as JSON text made once per chunk. */
 export interface ChunkJson {
   /** For a type code: the members from `cb_server` to `process_path`, each with a comma before it. */
-  common(code: number): Uint8Array;
-  /** The process's MD5, upper case, as a JSON string. */
-  processMd5: Uint8Array;
-  /** The process's id, as a JSON string. */
-  guid: Uint8Array;
+  common(code: number): string;
+  /** The process's MD5, upper case. */
+  processMd5: string;
+  guid: string;
   sensorId: number;
 }
 
-/** Writes one member's value; false when the record leaves the member out. */
-type Write = (rows: ChunkRows, row: number, chunk: ChunkJson, out: BatchBytes) => boolean;
+type Write = (rows: ChunkRows, row: number, chunk: ChunkJson) => string | undefined;
 
-const utf8 = (text: string) => Buffer.from(text, 'utf8');
-
-/**
- * A value's JSON as rawEventRecord's expression `f` makes it from the decoded value (of `token`,
- * -1 for none): the way for whatever the fast ways do not cover.
- */
-function viaValue(rows: ChunkRows, token: number, f: (value: unknown) => unknown, out: BatchBytes): boolean {
-  const text = JSON.stringify(f(rows.decoded(token)));
-  if (text === undefined) return false;
-  out.append(text);
-  return true;
+/** A value's JSON as rawEventRecord's expression `f` makes it from the decoded value: the way for whatever the fast ways do not cover. */
+function viaValue(text: string | undefined, f: (value: unknown) => unknown): string | undefined {
+  return JSON.stringify(f(text === undefined ? undefined : JSON.parse(text)));
 }
 
-const isNumber = (c: number | undefined) => (c !== undefined && c >= DIGIT_0 && c <= DIGIT_9) || c === MINUS;
+const isNumber = (text: string) => {
+  const c = text.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c === 45;
+};
 
-/** seconds(value) of a token that is there (null included), as a number. */
-export function secondsOf(rows: ChunkRows, token: number): number {
-  return (isNumber(rows.bytes[rows.start(token)]) ? rows.number(token) : rows.decoded(token) as number) / 1000;
+/** seconds(value) of a value's text, as a number. */
+export function secondsOf(text: string): number {
+  return (isNumber(text) ? Number(text) : JSON.parse(text)) / 1000;
 }
 
 /** seconds(value): epoch milliseconds to seconds. */
-function writeSeconds(rows: ChunkRows, token: number, out: BatchBytes): boolean {
-  if (token >= 0 && isNumber(rows.bytes[rows.start(token)])) {
-    const seconds = rows.number(token) / 1000;
-    out.appendAscii(Number.isFinite(seconds) ? String(seconds) : 'null');
-    return true;
+function secondsText(text: string | undefined): string | undefined {
+  if (text !== undefined && isNumber(text)) {
+    const seconds = Number(text) / 1000;
+    return Number.isFinite(seconds) ? String(seconds) : 'null';
   }
-  return viaValue(rows, token, (value) => (value as number) / 1000, out);
+  return viaValue(text, (value) => (value as number) / 1000);
 }
 
 const upperMd5 = (md5: unknown) => (md5 && (md5 as string).length === 32 ? (md5 as string).toUpperCase() : md5 ?? '');
-const EMPTY_STRING = utf8('""');
 
-/** upperMd5(value): a 32-character ASCII string without escapes is upper-cased as it stands. */
-function writeMd5(rows: ChunkRows, token: number, out: BatchBytes): boolean {
-  if (token < 0) {
-    out.appendBytes(EMPTY_STRING);
-    return true;
-  }
-  const { bytes } = rows;
-  const start = rows.start(token);
-  if (rows.end(token) - start === 34 && bytes[start] === QUOTE) {
-    let plain = true;
-    for (let i = start + 1; i < start + 33 && plain; i++) plain = bytes[i]! < 128 && bytes[i] !== BACKSLASH;
-    if (plain) {
-      const at = out.length;
-      rows.copy(token, out);
-      out.upperAscii(at);
-      return true;
-    }
-  }
-  return viaValue(rows, token, upperMd5, out);
+/** upperMd5(value): a 32-character string without escapes is upper-cased as it stands. */
+function upperMd5Text(text: string | undefined): string | undefined {
+  if (text === undefined) return '""';
+  if (text.length === 34 && text.charCodeAt(0) === QUOTE && !text.includes('\\')) return text.toUpperCase();
+  return viaValue(text, upperMd5);
 }
 
 /** A name table's JSON by the JSON of its keys. */
-function lookup(table: Readonly<Record<string, unknown>>): (rows: ChunkRows, token: number, out: BatchBytes) => boolean {
-  const known = Object.entries(table).map(([key, value]) => [utf8(JSON.stringify(key)), utf8(JSON.stringify(value))] as const);
-  return (rows, token, out) => {
-    if (token >= 0) {
-      for (const [key, value] of known) {
-        if (rows.equals(token, key)) {
-          out.appendBytes(value);
-          return true;
-        }
-      }
-    }
-    return viaValue(rows, token, (value) => table[value as string], out);
-  };
+function lookupText(table: Readonly<Record<string, unknown>>): (text: string | undefined) => string | undefined {
+  const known = new Map(Object.entries(table).map(([key, value]) => [JSON.stringify(key), JSON.stringify(value)]));
+  return (text) => (text !== undefined && known.get(text)) || viaValue(text, (value) => table[value as string]);
 }
 
 /** The members of one type's record after the common ones, in rawEventRecord's order. */
@@ -108,59 +171,39 @@ function membersOf(type: SensorEvent['type'], spec: readonly (readonly [key: str
     if (index < 0) throw new Error(`${type} stores no ${field}`);
     return index + 2;
   };
-  return spec.map(([key, write]) => [utf8(`,${JSON.stringify(key)}:`), write(at)] as const);
+  return spec.map(([key, write]) => [`,${JSON.stringify(key)}:`, write(at)] as const);
 }
 
 const copy = (field: string) => (at: (field: string) => number): Write => {
   const position = at(field);
-  return (rows, row, _chunk, out) => {
-    const token = rows.value(row, position);
-    if (token < 0) return false;
-    rows.copy(token, out);
-    return true;
-  };
+  return (rows, row) => rows.value(row, position);
 };
 const copyOr = (field: string, fallback: unknown) => (at: (field: string) => number): Write => {
   const position = at(field);
-  const bytes = utf8(JSON.stringify(fallback));
-  return (rows, row, _chunk, out) => {
-    const token = rows.value(row, position);
-    if (token < 0) out.appendBytes(bytes);
-    else rows.copy(token, out);
-    return true;
-  };
+  const text = JSON.stringify(fallback);
+  return (rows, row) => rows.value(row, position) ?? text;
 };
 const md5Of = (field: string) => (at: (field: string) => number): Write => {
   const position = at(field);
-  return (rows, row, _chunk, out) => writeMd5(rows, rows.value(row, position), out);
+  return (rows, row) => upperMd5Text(rows.value(row, position));
 };
 const named = (field: string, table: Readonly<Record<string, unknown>>) => (at: (field: string) => number): Write => {
   const position = at(field);
-  const write = lookup(table);
-  return (rows, row, _chunk, out) => write(rows, rows.value(row, position), out);
+  const lookup = lookupText(table);
+  return (rows, row) => lookup(rows.value(row, position));
 };
-const constant = (bytes: Uint8Array): Write => (_rows, _row, _chunk, out) => {
-  out.appendBytes(bytes);
-  return true;
+const always = (value: unknown) => (): Write => {
+  const text = JSON.stringify(value);
+  return () => text;
 };
-const always = (value: unknown) => (): Write => constant(utf8(JSON.stringify(value)));
-const processMd5: () => Write = () => (_rows, _row, chunk, out) => {
-  out.appendBytes(chunk.processMd5);
-  return true;
-};
+const processMd5: () => Write = () => (_rows, _row, chunk) => chunk.processMd5;
 /** childproc's action compared as stored: JSON.stringify writes 'start' only so. */
 const whenStarted = (started: string, ended: string) => (at: (field: string) => number): Write => {
   const position = at('action');
-  const [start, yes, no] = [utf8('"start"'), utf8(started), utf8(ended)];
-  return (rows, row, _chunk, out) => {
-    const token = rows.value(row, position);
-    out.appendBytes(token >= 0 && rows.equals(token, start) ? yes : no);
-    return true;
-  };
+  return (rows, row) => (rows.value(row, position) === '"start"' ? started : ended);
 };
-const [TRUE, FALSE, ZERO] = [utf8('true'), utf8('false'), utf8('0')];
 
-const MEMBERS: readonly (readonly (readonly [prefix: Uint8Array, write: Write])[])[] = STORED_TYPES.map((type) => {
+const MEMBERS: readonly (readonly (readonly [prefix: string, write: Write])[])[] = STORED_TYPES.map((type) => {
   switch (type) {
     case 'process_start':
       return membersOf(type, [
@@ -168,11 +211,9 @@ const MEMBERS: readonly (readonly (readonly [prefix: Uint8Array, write: Write])[
         ['parent_path', copyOr('parent_path', '')], ['parent_pid', copyOr('parent_pid', -1)],
         ['parent_create_time', (at) => {
           const position = at('parent_start');
-          return (rows, row, _chunk, out) => {
-            const token = rows.value(row, position);
-            if (token >= 0) return writeSeconds(rows, token, out);
-            out.appendBytes(ZERO);
-            return true;
+          return (rows, row) => {
+            const text = rows.value(row, position);
+            return text === undefined ? '0' : secondsText(text);
           };
         }],
         ['parent_md5', md5Of('parent_md5')], ['username', copy('username')], ['uid', copy('uid')],
@@ -185,9 +226,9 @@ const MEMBERS: readonly (readonly (readonly [prefix: Uint8Array, write: Write])[
         ['md5', processMd5], ['path', copy('path')], ['action', copy('action')], ['action_type', named('action', FILEMOD_ACTIONS)],
         ['file_md5', (at) => {
           const position = at('md5');
-          return (rows, row, _chunk, out) => {
-            const token = rows.value(row, position);
-            return token >= 0 && writeMd5(rows, token, out);
+          return (rows, row) => {
+            const text = rows.value(row, position);
+            return text === undefined ? undefined : upperMd5Text(text);
           };
         }],
         ['file_sha256', copy('sha256')], ['file_type', copyOr('file_type', 0)], ['tamper', copyOr('tamper', false)], ['tamper_sent', always(false)],
@@ -204,10 +245,7 @@ const MEMBERS: readonly (readonly (readonly [prefix: Uint8Array, write: Write])[
         ['ipv4', copy('remote_ip')], ['port', copy('remote_port')],
         ['proxy', (at) => {
           const position = at('proxy_ip');
-          return (rows, row, _chunk, out) => {
-            out.appendBytes(rows.value(row, position) < 0 ? FALSE : TRUE);
-            return true;
-          };
+          return (rows, row) => (rows.value(row, position) === undefined ? 'false' : 'true');
         }],
         ['proxy_ip', copy('proxy_ip')], ['proxy_port', copy('proxy_port')], ['ja3', copy('ja3')], ['ja3s', copy('ja3s')],
       ]);
@@ -218,11 +256,7 @@ const MEMBERS: readonly (readonly (readonly [prefix: Uint8Array, write: Write])[
         ['created', whenStarted('true', 'false')], ['path', copy('path')], ['md5', md5Of('md5')], ['sha256', copyOr('sha256', '')],
         ['child_pid', copy('child_pid')], ['childproc_type', whenStarted('"ProcessStart"', '"ProcessEnd"')],
         ['childproc_commandline', copy('cmdline')], ['childproc_username', copy('username')], ['childproc_suppressed', copyOr('suppressed', false)],
-        ['tamper', copyOr('tamper', false)], ['tamper_sent', always(false)],
-        ['parent_guid', () => (_rows, _row, chunk, out) => {
-          out.appendBytes(chunk.guid);
-          return true;
-        }],
+        ['tamper', copyOr('tamper', false)], ['tamper_sent', always(false)], ['parent_guid', () => (_rows, _row, chunk) => chunk.guid],
       ]);
     case 'crossproc':
       return membersOf(type, [
@@ -231,15 +265,17 @@ const MEMBERS: readonly (readonly (readonly [prefix: Uint8Array, write: Write])[
         ['target_pid', copy('target_pid')],
         ['target_create_time', (at) => {
           const position = at('target_start');
-          return (rows, row, _chunk, out) => writeSeconds(rows, rows.value(row, position), out);
+          return (rows, row) => secondsText(rows.value(row, position));
         }],
         ['requested_access', copy('access')],
         ['target_process_guid', (at) => {
           const [pid, start] = [at('target_pid'), at('target_start')];
-          return (rows, row, chunk, out) => {
-            const decoded = (position: number) => rows.decoded(rows.value(row, position)) as number;
-            out.append(JSON.stringify(processId({ sensorId: chunk.sensorId, pid: decoded(pid), startMs: decoded(start) })));
-            return true;
+          return (rows, row, chunk) => {
+            const decoded = (position: number) => {
+              const text = rows.value(row, position);
+              return (text === undefined ? undefined : JSON.parse(text)) as number;
+            };
+            return JSON.stringify(processId({ sensorId: chunk.sensorId, pid: decoded(pid), startMs: decoded(start) }));
           };
         }],
       ]);
@@ -252,20 +288,15 @@ const MEMBERS: readonly (readonly (readonly [prefix: Uint8Array, write: Write])[
   }
 });
 
-const TIMESTAMP = utf8('{"timestamp":');
-const END = 125;
-
-/** Writes the JSON record of event `row` of a chunk to `out`. */
-export function writeRawEventJson(rows: ChunkRows, row: number, chunk: ChunkJson, out: BatchBytes): void {
+/** The JSON record of event `row` of a chunk. */
+export function rawEventJson(rows: ChunkRows, row: number, chunk: ChunkJson): string {
   const code = rows.code(row);
-  out.appendBytes(TIMESTAMP);
   // decodeEvent keeps a null time, which seconds() turns into 0.
-  writeSeconds(rows, rows.raw(row, 1), out);
-  out.appendBytes(chunk.common(code));
+  let text = `{"timestamp":${secondsText(rows.raw(row, 1))}${chunk.common(code)}`;
   for (const [prefix, write] of MEMBERS[code]!) {
-    const before = out.length;
-    out.appendBytes(prefix);
-    if (!write(rows, row, chunk, out)) out.truncate(before);
+    const value = write(rows, row, chunk);
+    if (value !== undefined) text += prefix + value;
   }
-  out.appendByte(END);
+  return `${text}}`;
 }
+

@@ -8,7 +8,7 @@ import { decodeChunk, encodeChunk } from '../../ingest/event-codec.js';
 import { EVENT_SCHEMAS, type SensorEvent } from '../../ingest/event.schemas.js';
 import { encodeLeef } from './forwarder-format.js';
 import { rawEventRecord } from './forwarder-raw-record.js';
-import { ChunkRows } from './forwarder-chunk-rows.js';
+import { ChunkRows } from './forwarder-raw-json.js';
 import { RawChunk } from './forwarder-raw-text.js';
 import type { ProcessFacts } from './forwarder-records.js';
 
@@ -42,7 +42,7 @@ const processes = fc.record({
 function assertChunkText(stored: string, process: ProcessFacts, serverName: string): void {
   const origin = { serverName, version: '7.8.0' };
   const guid = processId(process);
-  const chunk = new RawChunk(Buffer.from(stored), { process, guid, origin });
+  const chunk = new RawChunk(stored, { process, guid, origin });
   const decoded = decodeChunk(stored, process.pid, process.startMs);
   const records = chunk.records(undefined);
   assert.equal(records.length, decoded.length);
@@ -58,7 +58,7 @@ function assertChunkText(stored: string, process: ProcessFacts, serverName: stri
 it('writes every raw event as the record layout does, in JSON and in LEEF', () => {
   fc.assert(fc.property(fc.array(events, { minLength: 1, maxLength: 5 }), processes, text, (chunkEvents, process, serverName) => {
     const stored = encodeChunk(chunkEvents);
-    assert.equal(ChunkRows.locate(Buffer.from(stored))?.count, chunkEvents.length, 'located without decoding');
+    assert.equal(ChunkRows.locate(stored)?.count, chunkEvents.length, 'located without decoding');
     assertChunkText(stored, process, serverName);
   }), { numRuns: 3000 });
 });
@@ -67,7 +67,7 @@ it('writes the same records from a chunk stored in another JSON layout', () => {
   fc.assert(fc.property(fc.array(events, { minLength: 1, maxLength: 3 }), processes, text, (chunkEvents, process, serverName) => {
     // Spaced out, the text no longer has each value as JSON.stringify writes it: records then go through the decoded events.
     const spaced = JSON.stringify(JSON.parse(encodeChunk(chunkEvents)), null, 1);
-    assert.equal(ChunkRows.locate(Buffer.from(spaced)), undefined);
+    assert.equal(ChunkRows.locate(spaced), undefined);
     assertChunkText(spaced, process, serverName);
   }), { numRuns: 300 });
 });

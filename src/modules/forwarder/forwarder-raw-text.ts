@@ -9,10 +9,8 @@
 import { processId } from '../../domain/process-id.js';
 import { decodeChunk, STORED_TYPES } from '../../ingest/event-codec.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import { ChunkRows } from './forwarder-chunk-rows.js';
-import { secondsOf, writeRawEventJson, type ChunkJson } from './forwarder-raw-json.js';
+import { ChunkRows, rawEventJson, secondsOf, type ChunkJson } from './forwarder-raw-json.js';
 import { escapeLeef, leefValue, TextRecord, type ForwardFormat } from './forwarder-format.js';
-import { BatchBytes } from './outputs/batch-bytes.js';
 import { rawEventRecord } from './forwarder-raw-record.js';
 import { CROSSPROC_TYPES, FILEMOD_ACTIONS, RAW_EVENT_NAMES, REGMOD_ACTIONS, type ProcessFacts, type RecordOrigin } from './forwarder-records.js';
 
@@ -120,26 +118,25 @@ export function rawEventLeef(event: SensorEvent, chunk: ChunkFacts): string {
 }
 
 /**
- * One chunk's events: located in its bytes once, each record's text written from them when an
- * output asks (JSON from the stored bytes, forwarder-raw-json.ts; LEEF from the decoded events).
- * Text is not kept: writing it again for a second output costs less than the collector's work on
- * text kept for every event of the recent chunks.
+ * One chunk's events: located in its text once, each record's text written from it when an output
+ * asks (JSON from the stored text, forwarder-raw-json.ts; LEEF from the decoded events). Text is
+ * not kept: writing it again for a second output costs less than the collector's work on text
+ * kept for every event of the recent chunks.
  */
 export class RawChunk implements ChunkJson {
   /** Undefined for text not as encodeChunk writes it: then every record goes through the decoded event. */
   private readonly rows: ChunkRows | undefined;
   private events: SensorEvent[] | undefined;
-  private readonly commons: (Uint8Array | undefined)[] = [];
+  private readonly commons: (string | undefined)[] = [];
   private processMembers: [server: string, sensor: string, process: string] | undefined;
-  readonly processMd5: Uint8Array;
-  readonly guid: Uint8Array;
+  readonly processMd5: string;
+  readonly guid: string;
   readonly sensorId: number;
 
-  /** `bytes`: the stored chunk, the UTF-8 of encodeChunk's text. */
-  constructor(private readonly bytes: Buffer, private readonly facts: ChunkFacts) {
-    this.rows = ChunkRows.locate(bytes);
-    this.processMd5 = Buffer.from(JSON.stringify(upperMd5(facts.process.md5)));
-    this.guid = Buffer.from(JSON.stringify(facts.guid));
+  constructor(private readonly text: string, private readonly facts: ChunkFacts) {
+    this.rows = ChunkRows.locate(text);
+    this.processMd5 = JSON.stringify(upperMd5(facts.process.md5));
+    this.guid = JSON.stringify(facts.guid);
     this.sensorId = facts.process.sensorId;
   }
 
@@ -161,30 +158,29 @@ export class RawChunk implements ChunkJson {
   }
 
   timestamp(index: number): number {
-    return this.rows === undefined ? seconds(this.decoded()[index]!.ts) : secondsOf(this.rows, this.rows.raw(index, 1));
+    return this.rows === undefined ? seconds(this.decoded()[index]!.ts) : secondsOf(this.rows.raw(index, 1)!);
   }
 
-  /** Writes event `index`'s JSON record to `out`. */
-  writeJson(index: number, out: BatchBytes): void {
-    if (this.rows !== undefined) return writeRawEventJson(this.rows, index, this, out);
+  json(index: number): string {
+    if (this.rows !== undefined) return rawEventJson(this.rows, index, this);
     const { process, guid, origin } = this.facts;
-    out.append(JSON.stringify(rawEventRecord(this.decoded()[index]!, process, guid, origin)));
+    return JSON.stringify(rawEventRecord(this.decoded()[index]!, process, guid, origin));
   }
 
   leef(index: number): string {
     return rawEventLeef(this.decoded()[index]!, this.facts);
   }
 
-  common(code: number): Uint8Array {
-    let bytes = this.commons[code];
-    if (bytes === undefined) {
+  common(code: number): string {
+    let text = this.commons[code];
+    if (text === undefined) {
       const name = RAW_EVENT_NAMES[STORED_TYPES[code]!];
       // rawEventRecord's members between timestamp and the type's own, as JSON.stringify writes
       // them; the process's are written once per chunk, the names once per type.
       const [server, sensor, process] = (this.processMembers ??= this.membersOfProcess());
-      bytes = this.commons[code] = Buffer.from(`${server},"type":"ingress.event.${name}"${sensor},"event_type":"${name}"${process}`);
+      text = this.commons[code] = `${server},"type":"ingress.event.${name}"${sensor},"event_type":"${name}"${process}`;
     }
-    return bytes;
+    return text;
   }
 
   private membersOfProcess(): [server: string, sensor: string, process: string] {
@@ -200,7 +196,7 @@ export class RawChunk implements ChunkJson {
   }
 
   private decoded(): SensorEvent[] {
-    return (this.events ??= decodeChunk(this.bytes.toString('utf8'), this.facts.process.pid, this.facts.process.startMs));
+    return (this.events ??= decodeChunk(this.text, this.facts.process.pid, this.facts.process.startMs));
   }
 }
 
@@ -219,16 +215,6 @@ export class RawEventRecord extends TextRecord {
   }
 
   text(format: ForwardFormat): string {
-    if (format === 'leef') return this.chunk.leef(this.index);
-    this.chunk.writeJson(this.index, scratch.reset());
-    return scratch.bytes().toString('utf8');
-  }
-
-  override writeTo(format: ForwardFormat, out: BatchBytes): void {
-    if (format === 'leef') out.append(this.chunk.leef(this.index));
-    else this.chunk.writeJson(this.index, out);
+    return format === 'json' ? this.chunk.json(this.index) : this.chunk.leef(this.index);
   }
 }
-
-/** Where a record's JSON is written when an output asks for it as a string (syslog). */
-const scratch = new BatchBytes(1 << 12);

@@ -32,13 +32,13 @@ export interface ChunkLoader<Ref extends ChunkRef> {
   locator: string;
   /** Joins a chunk's segment to its process. */
   joins: string;
-  load(refs: readonly Ref[]): (Buffer | undefined)[];
+  load(refs: readonly Ref[]): (string | Buffer | undefined)[];
 }
 
 /**
- * Recently read chunks, located in their bytes, shared by every output of this server: outputs
- * that keep pace read the same chunks within moments. A chunk keeps its bytes, not its records'
- * text (RawChunk says why).
+ * Recently read chunks, located in their text, shared by every output of this server: outputs
+ * that keep pace read the same chunks within moments. A chunk keeps its text, not its records'
+ * (RawChunk says why).
  */
 class RecentChunks {
   private readonly chunks = new Map<string, RawChunk>();
@@ -104,11 +104,11 @@ export class RawEventSource<Ref extends ChunkRef> implements ForwardSource {
     return { records, last: [last.written_ms, last.segment_row, last.chunk] };
   }
 
-  private chunkOf(ref: Ref, data: Buffer | undefined): RawChunk | undefined {
+  private chunkOf(ref: Ref, data: string | Buffer | undefined): RawChunk | undefined {
     // A chunk whose bytes are gone (its partition deleted meanwhile) has nothing left to send.
     if (data === undefined) return undefined;
     const process = { sensorId: ref.sensor_id, pid: ref.pid, startMs: ref.start_ms, hostname: ref.hostname, path: ref.path, md5: ref.md5, segmentId: ref.segment_id };
-    return new RawChunk(data, { process, guid: processId(process), origin: this.origin });
+    return new RawChunk(typeof data === 'string' ? data : data.toString('utf8'), { process, guid: processId(process), origin: this.origin });
   }
 
   async newestMs(): Promise<number | null> {

@@ -5,7 +5,7 @@
  */
 import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
+import { encodeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
 import { BatchBytes } from './batch-bytes.js';
 import type { ForwardOutput } from './output.js';
 
@@ -26,10 +26,7 @@ export class FileOutput implements ForwardOutput {
   async send(records: readonly Forwardable[]): Promise<void> {
     if (records.length === 0) return;
     const batch = this.batch.reset();
-    for (const record of records) {
-      writeRecord(record, this.format, batch);
-      batch.newline();
-    }
+    for (const record of records) batch.appendLine(encodeRecord(record, this.format));
     const text = batch.bytes();
     const bytes = text.length;
     let file = await this.current();

@@ -8,29 +8,28 @@
  * - Otherwise cb-event-forwarder's default HTTP body, `{"service": "carbonblack", "alerts": [...]}`
  *   for JSON, or one LEEF record per line, uncompressed (a plain receiver may not inflate).
  *
- * A batch goes in requests of at most REQUEST_BYTES before compression, a few at a time, and is
- * delivered when every one of them was answered 2xx. Each body is written as it is sent, into
- * bytes kept for the next (BatchBytes).
+ * A batch goes in requests of at most REQUEST_CHARS of text, a few at a time, and is delivered
+ * when every one of them was answered 2xx. Each body is written as it is sent, into bytes kept
+ * for the next (BatchBytes).
  */
 import http from 'node:http';
 import https from 'node:https';
 import { hostname } from 'node:os';
 import { promisify } from 'node:util';
 import { constants, gzip } from 'node:zlib';
-import { encodeRecord, writeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
+import { encodeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
 import { BatchBytes } from './batch-bytes.js';
 import { DeliveryError, type ForwardOutput } from './output.js';
 
 /**
- * Bytes per request before compression: under HEC's max_content_length as older Splunk releases
+ * Characters of text per request (about as many bytes), before compression: under HEC's max_content_length as older Splunk releases
  * set it (1 MB), so that no receiver refuses a request for its size.
  */
-const REQUEST_BYTES = 1_000_000;
+const REQUEST_CHARS = 1_000_000;
 /** Requests of one batch in flight at a time: the receiver works on one while the next travels. */
 const REQUESTS_IN_FLIGHT = 4;
 
 const gzipped = promisify(gzip);
-const CLOSING_BRACE = 125;
 
 export interface HttpOutputSettings {
   url: string;
@@ -45,8 +44,8 @@ export interface HttpOutputSettings {
 
 export class HttpOutput implements ForwardOutput {
   private readonly agent: http.Agent;
-  /** The parts of a HEC envelope that are the same for every record: before the time, after it, without it. */
-  private readonly envelope: { time: Uint8Array; afterTime: Uint8Array; withoutTime: Uint8Array };
+  /** The part of a HEC envelope that is the same for every record. */
+  private readonly envelopeHead: string;
   /** The bytes of the bodies in flight, one per request, kept for the next batches. */
   private readonly bodies: BatchBytes[] = [];
 
@@ -56,8 +55,7 @@ export class HttpOutput implements ForwardOutput {
       ? new https.Agent({ keepAlive: true, ca: settings.caCert, rejectUnauthorized: !settings.insecure })
       : new http.Agent({ keepAlive: true });
     const sourcetype = settings.sourcetype ?? (format === 'json' ? 'bit9:carbonblack:json' : 'bit9:carbonblack:leef');
-    const head = `"host":${JSON.stringify(hostname())},"source":"vigil","sourcetype":${JSON.stringify(sourcetype)},"event":`;
-    this.envelope = { time: Buffer.from('{"time":'), afterTime: Buffer.from(`,${head}`), withoutTime: Buffer.from(`{${head}`) };
+    this.envelopeHead = `"host":${JSON.stringify(hostname())},"source":"vigil","sourcetype":${JSON.stringify(sourcetype)},"event":`;
   }
 
   async send(records: readonly Forwardable[]): Promise<void> {
@@ -100,22 +98,20 @@ export class HttpOutput implements ForwardOutput {
   }
 
   /**
-   * Writes into `body` the request body of the records from `from` on, of at most REQUEST_BYTES
-   * (one record over it goes alone); returns the index of the first record left out.
+   * Writes into `body` the request body of the records from `from` on, of at most REQUEST_CHARS
+   * of text (one record over it goes alone); returns the index of the first record left out.
    */
   private body(records: readonly Forwardable[], from: number, body: BatchBytes): number {
     const { head, separator, tail } = this.frame();
     body.append(head);
+    let length = 0;
     let i = from;
     for (; i < records.length; i++) {
-      const before = body.length;
+      const part = this.part(records[i]!);
+      if (i > from && length + part.length > REQUEST_CHARS) break;
       if (i > from) body.append(separator);
-      this.writePart(records[i]!, body);
-      // Written before it is measured: the record that passes the limit is taken back for the next body.
-      if (i > from && body.length > REQUEST_BYTES) {
-        body.truncate(before);
-        break;
-      }
+      body.append(part);
+      length += part.length + 1;
     }
     body.append(tail);
     return i;
@@ -128,18 +124,13 @@ export class HttpOutput implements ForwardOutput {
     return { head: '', separator: '\n', tail: '\n' };
   }
 
-  /** Writes one record's text in a body: a HEC envelope around it with a token, the record itself without. */
-  private writePart(record: Forwardable, body: BatchBytes): void {
-    if (this.settings.splunkToken === undefined) return writeRecord(record, this.format, body);
-    const { time, afterTime, withoutTime } = this.envelope;
-    if (typeof record.timestamp === 'number') {
-      body.appendBytes(time);
-      body.appendAscii(String(record.timestamp));
-      body.appendBytes(afterTime);
-    } else body.appendBytes(withoutTime);
-    if (this.format === 'json') writeRecord(record, 'json', body);
-    else body.append(JSON.stringify(encodeRecord(record, 'leef')));
-    body.appendByte(CLOSING_BRACE);
+  /** One record's text in a body: a HEC envelope around it with a token, the record itself without. */
+  private part(record: Forwardable): string {
+    if (this.settings.splunkToken === undefined) return encodeRecord(record, this.format);
+    const time = typeof record.timestamp === 'number' ? `"time":${record.timestamp},` : '';
+    // Envelopes are joined as text around each record's JSON, which outputs share (encodeRecord).
+    const event = this.format === 'json' ? encodeRecord(record, 'json') : JSON.stringify(encodeRecord(record, 'leef'));
+    return `{${time}${this.envelopeHead}${event}}`;
   }
 
   private post(body: Buffer, headers: Record<string, string>): Promise<void> {
