@@ -29,8 +29,8 @@ import { BatchBytes } from '../../src/modules/forwarder/outputs/batch-bytes.js';
 import { FileOutput } from '../../src/modules/forwarder/outputs/file-output.js';
 import { HttpOutput } from '../../src/modules/forwarder/outputs/http-output.js';
 import type { ForwardOutput } from '../../src/modules/forwarder/outputs/output.js';
+import { BIN, startVigilServer } from '../support/vigil-server.js';
 
-const BIN = fileURLToPath(new URL('../../bin/vigil.js', import.meta.url));
 const BATCH_CHUNKS = 2000;
 const { values } = parseArgs({
   options: {
@@ -44,25 +44,14 @@ const { values } = parseArgs({
 
 /** A data dir filled by the real server from the simulator, as run.ts's runs without outputs. */
 async function fill(dataDir: string): Promise<void> {
-  const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = await startVigilServer({ dataDir });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      server.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /"url":"(https:\/\/[^"]+)".*Vigil is listening/.exec(output);
-        if (match) resolve(match[1]!);
-      });
-      server.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
-    });
-    const token = spawnSync(process.execPath, [BIN, 'token', 'admin', '--data-dir', dataDir], { encoding: 'utf8' }).stdout.trim();
     const simulated = spawnSync(process.execPath, [
-      BIN, 'simulate', '--server', url, '--token', token, '--sensors', values.sensors!, '--duration', values.duration!, '--seed', '1', '--json',
+      BIN, 'simulate', '--server', server.url, '--token', server.token, '--sensors', values.sensors!, '--duration', values.duration!, '--seed', '1', '--json',
     ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     if (simulated.status !== 0) throw new Error(`simulator exited with ${simulated.status}`);
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.on('exit', resolve));
+    await server.stop();
   }
 }
 
