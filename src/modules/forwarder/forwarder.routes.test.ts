@@ -121,9 +121,11 @@ describe('forwarder outputs', () => {
       assert.equal(hec.envelopes[0]!.sourcetype, 'bit9:carbonblack:json');
       assert.deepEqual(new Set(hec.encodings), new Set(['gzip']), 'HEC bodies travel gzip-compressed');
 
-      const healthy = (await api('GET', `/api/v1/forwarder/outputs/${output.id}/status`)).json() as { healthy: boolean; sources: { forwarded: number }[] };
-      assert.equal(healthy.healthy, true);
-      assert.equal(healthy.sources[0]!.forwarded, 24);
+      // The cursor moves once the receiver has answered, a moment after the events arrived.
+      await eventually(async () => {
+        const healthy = (await api('GET', `/api/v1/forwarder/outputs/${output.id}/status`)).json() as { healthy: boolean; sources: { forwarded: number }[] };
+        return healthy.healthy && healthy.sources[0]!.forwarded === 24;
+      }, 'the status to count the 24 events delivered');
       assert.equal((await api('DELETE', `/api/v1/forwarder/outputs/${output.id}`)).statusCode, 200);
     } finally {
       await hec.close();

@@ -135,11 +135,18 @@ export class ChunkFileReader {
   constructor(private readonly databaseFile: string) {}
 
   read(fileId: number, offset: number, length: number): Buffer | undefined {
+    const bytes = this.readUpTo(fileId, offset, length);
+    return bytes?.length === length ? bytes : undefined;
+  }
+
+  /** Up to `length` bytes from `offset`: fewer where the file ends sooner; undefined when the file is gone. */
+  readUpTo(fileId: number, offset: number, length: number): Buffer | undefined {
     const fd = this.fd(fileId);
     if (fd === undefined) return undefined;
     const bytes = Buffer.allocUnsafe(length);
-    const read = readSync(fd, bytes, 0, length, offset);
-    return read === length ? bytes : undefined;
+    let read = 0;
+    for (let n = -1; read < length && n !== 0; read += n) n = readSync(fd, bytes, read, length - read, offset + read);
+    return bytes.subarray(0, read);
   }
 
   close(): void {
