@@ -10,7 +10,8 @@
  * Reports the server's CPU per check-in over the idle phase (the CPU the server used over the
  * check-ins answered meanwhile, as the idle simulator counts them), the check-in p99 of each
  * minute, and during the load phase the latency of the sensor list (all 10,000) and of a search
- * made every 5 s.
+ * made every 5 s. Beside each simulator's figures, its own event-loop delay per minute and its
+ * share of a core: a generator whose loop lags times its own queue, not the server.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,7 +42,7 @@ interface Progress { at_ms: number; checkins: number }
 interface Summary {
   ok: boolean; errors: string[]; sensors: number; idle_sensors: number; events_per_s: number; events_acknowledged: number;
   checkins: number; checkin_latency_p50_ms: number; checkin_latency_p99_ms: number; checkin_latency_p99_ms_by_minute: number[];
-  ack_latency_p99_ms: number;
+  ack_latency_p99_ms: number; elapsed_s: number; cpu_s: number; event_loop_delay_ms: { p99: number; max: number; p99_by_minute: number[] };
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-sensors-'));
@@ -107,6 +108,9 @@ function pick(s: Summary) {
   return {
     checkins: s.checkins, checkin_p50_ms: s.checkin_latency_p50_ms, checkin_p99_ms: s.checkin_latency_p99_ms,
     checkin_p99_ms_by_minute: s.checkin_latency_p99_ms_by_minute, errors: s.errors.slice(0, 3),
+    // The generator's own lag and CPU beside its latencies: a check-in it timed late may have waited in its own loop.
+    loop_delay_p99_ms_by_minute: s.event_loop_delay_ms.p99_by_minute, loop_delay_max_ms: s.event_loop_delay_ms.max,
+    cpu_share: Math.round((s.cpu_s / s.elapsed_s) * 100) / 100,
   };
 }
 

@@ -16,7 +16,7 @@ import { SensorClient, createAgent, fetchInstallCode } from './client.js';
 import { startIdleFleet } from './idle-fleet.js';
 import { Endpoint } from './endpoint.js';
 import { Pacer, untilStopped } from './pacing.js';
-import { LatencyByMinute, percentile, tallyTypes } from './simulation-stats.js';
+import { LatencyByMinute, LoopDelayByMinute, percentile, tallyTypes } from './simulation-stats.js';
 
 export interface SimulationOptions {
   server: string;
@@ -89,6 +89,14 @@ export interface SimulationSummary {
   checkin_latency_p99_ms: number;
   /** The p99 of each minute from the start of streaming (check-ins before it count in the first). */
   checkin_latency_p99_ms_by_minute: number[];
+  /**
+   * How late this process's own event loop ran (ms) from the end of registration, over the run and
+   * in each minute: a loop that lags delays the replies it times by as much, so a latency not far
+   * above it says nothing of the server.
+   */
+  event_loop_delay_ms: { p99: number; max: number; p99_by_minute: number[] };
+  /** CPU seconds this process used from the end of registration: the load generator's share of the machine. */
+  cpu_s: number;
   /** What went wrong, the first few of each run; a run with errors is not ok. */
   errors: string[];
   /** Every event sent was acknowledged and accepted or filtered, and nothing failed. */
@@ -129,6 +137,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   const totals: Totals = { sent: 0, acknowledged: 0, accepted: 0, filtered: 0, rejected: 0, batches: 0, duplicates: 0, binaries: 0, byType: {}, latencies, errors: [], errorCount: 0 };
   const clients: SensorClient[] = [];
   const checkins: Checkins[] = [];
+  const loopDelay = new LoopDelayByMinute();
+  let cpuFrom = process.cpuUsage();
   try {
     const installCode = options.installCode ?? await fetchInstallCode(connection, requireToken(options.token), options.groupId ?? 1);
     const binaries = new BinaryCatalog(options.seed);
@@ -147,6 +157,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
       count: options.idleSensors ?? 0, firstIndex: options.sensors, seed: options.seed, startMs, binaries, connection, installCode, intervalMs, onRefused,
     }));
     started = performance.now();
+    cpuFrom = process.cpuUsage();
+    loopDelay.start();
     const deadline = options.durationS === undefined ? Infinity : started + options.durationS * 1000;
     const stopping = () => options.signal?.aborted === true || performance.now() >= deadline;
     const pacer = options.rate ? new Pacer(options.rate) : undefined;
@@ -159,8 +171,10 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
     }
     const elapsed = (performance.now() - started) / 1000;
     await Promise.all(checkins.map((c) => c.stop()));
-    return summarize(options, totals, clients, checkins, elapsed, started);
+    loopDelay.stop();
+    return summarize(options, totals, clients, checkins, elapsed, started, { loopDelay, cpu: process.cpuUsage(cpuFrom) });
   } finally {
+    loopDelay.stop();
     await Promise.all(checkins.map((c) => c.stop()));
     agent.destroy();
   }
@@ -253,7 +267,10 @@ function progressOf(totals: Totals, checkins: Checkins[], started: number): Simu
   };
 }
 
-function summarize(options: SimulationOptions, totals: Totals, clients: SensorClient[], checkins: Checkins[], elapsed: number, started: number): SimulationSummary {
+function summarize(
+  options: SimulationOptions, totals: Totals, clients: SensorClient[], checkins: Checkins[], elapsed: number, started: number,
+  own: { loopDelay: LoopDelayByMinute; cpu: NodeJS.CpuUsage },
+): SimulationSummary {
   const checkinLatencies = checkins.flatMap((c) => c.latencies);
   const checkinsByMinute = new LatencyByMinute(() => started);
   for (const c of checkins) c.latencies.forEach((ms, i) => checkinsByMinute.add(ms, c.answeredAt[i]!));
@@ -281,6 +298,8 @@ function summarize(options: SimulationOptions, totals: Totals, clients: SensorCl
     checkin_latency_p50_ms: percentile(checkinLatencies, 50),
     checkin_latency_p99_ms: percentile(checkinLatencies, 99),
     checkin_latency_p99_ms_by_minute: checkinsByMinute.p99ByMinute(),
+    event_loop_delay_ms: own.loopDelay.summary(),
+    cpu_s: round((own.cpu.user + own.cpu.system) / 1e6),
     errors: totals.errorCount > totals.errors.length ? [...totals.errors, `… and ${totals.errorCount - totals.errors.length} more`] : totals.errors,
     ok: totals.errorCount === 0 && totals.acknowledged === totals.sent && totals.rejected === 0,
   };
