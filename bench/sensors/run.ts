@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { api } from '../support/api.js';
 import { calibrationLine, cpuSnapshot, stealSince } from '../support/calibration.js';
-import { cpuSeconds, loadAverage, rssBytes } from '../support/proc.js';
+import { cpuSeconds, listenOverflows, loadAverage, rssBytes } from '../support/proc.js';
 import { BIN, startVigilServer, type VigilServer } from '../support/vigil-server.js';
 
 const { values } = parseArgs({
@@ -60,6 +60,7 @@ try {
 
 async function run(server: VigilServer): Promise<Record<string, unknown>> {
   const loadBefore = loadAverage();
+  const overflowsBefore = listenOverflows();
   const cpuBefore = cpuSnapshot();
   const idle = simulator(server, ['--sensors', '0', '--idle-sensors', values.idle!, '--duration', String(idleS + loadS + 30), '--seed', 'idle']);
   const registered = await idle.firstProgress;
@@ -99,7 +100,9 @@ async function run(server: VigilServer): Promise<Record<string, unknown>> {
     idle_simulator: pick(idleSummary),
     uploading_simulator: { ...pick(uploadingSummary), events_per_s: uploadingSummary.events_per_s, ack_latency_p99_ms: uploadingSummary.ack_latency_p99_ms },
     during_load: { sensor_list_ms: stats(probes.sensorList), search_ms: stats(probes.search), errors: probes.errors.slice(0, 5) },
-    server_peak_rss_mb: Math.round(peakRss / 2 ** 20), load_average: [loadBefore, loadAverage()], steal_share: stealSince(cpuBefore),
+    server_peak_rss_mb: Math.round(peakRss / 2 ** 20),
+    // Machine-wide, so another program's full queue counts too; on a quiet machine it is the server's.
+    listen_overflows: listenOverflows() - overflowsBefore, load_average: [loadBefore, loadAverage()], steal_share: stealSince(cpuBefore),
     ok: idleSummary.ok && uploadingSummary.ok && probes.errors.length === 0,
   };
 }
