@@ -7,6 +7,7 @@
  * first check-ins spread over one interval: thousands of them cost one process little.
  * The run ends when every batch sent has been answered.
  */
+import type { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SensorEvent } from '../ingest/event.schemas.js';
@@ -130,8 +131,15 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   const batchCap = options.batchSize ?? 2000;
   // Under a rate limit, batches shrink so that each sensor still sends about one a second.
   const batchSize = options.rate ? Math.max(1, Math.min(batchCap, Math.ceil(options.rate / options.sensors))) : batchCap;
-  const agent = createAgent(options.server, options);
-  const connection = { server: options.server, agent, gzip: options.gzip };
+  // An agent, and so kept-alive connections, of each sensor's own, as a real fleet holds them: a
+  // shared agent opened a connection per request in flight, so a server slowed down met a wave of
+  // new connections and their TLS handshakes, queued behind its accept (issue 22 point 5).
+  const agents: Agent[] = [];
+  const connection = () => {
+    const agent = createAgent(options.server, options);
+    agents.push(agent);
+    return { server: options.server, agent, gzip: options.gzip };
+  };
   let started = performance.now();
   const latencies = new LatencyByMinute(() => started);
   const totals: Totals = { sent: 0, acknowledged: 0, accepted: 0, filtered: 0, rejected: 0, batches: 0, duplicates: 0, binaries: 0, byType: {}, latencies, errors: [], errorCount: 0 };
@@ -140,7 +148,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   const loopDelay = new LoopDelayByMinute();
   let cpuFrom = process.cpuUsage();
   try {
-    const installCode = options.installCode ?? await fetchInstallCode(connection, requireToken(options.token), options.groupId ?? 1);
+    const installCode = options.installCode ?? await fetchInstallCode(connection(), requireToken(options.token), options.groupId ?? 1);
     const binaries = new BinaryCatalog(options.seed);
     const startMs = Date.now();
     const intervalMs = (options.checkinIntervalS ?? 5) * 1000;
@@ -148,7 +156,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
     const endpoints = Array.from({ length: options.sensors }, (_, index) =>
       new Endpoint({ seed: options.seed, index, startMs, processes: options.processes, binaries }));
     for (const endpoint of endpoints) {
-      const client = new SensorClient(connection);
+      const client = new SensorClient(connection());
       await client.register(installCode, endpoint.facts);
       clients.push(client);
       checkins.push(new Checkins(client, endpoint, intervalMs, onRefused(endpoint)));
@@ -176,7 +184,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   } finally {
     loopDelay.stop();
     await Promise.all(checkins.map((c) => c.stop()));
-    agent.destroy();
+    for (const agent of agents) agent.destroy();
   }
 }
 
