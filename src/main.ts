@@ -31,7 +31,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
     const consoleDir = consoleBuilt(BUILT_CONSOLE_DIR) ? BUILT_CONSOLE_DIR : undefined;
     const app = await buildApp(container, { tls, logger: logOptions(config.logLevel, process.stdout.isTTY === true), logRequests, consoleDir });
     warnLoosenedDataDir(app.log, config.dataDir, container.loosenedPaths);
-    const address = await app.listen({ host: config.host, port: config.port });
+    const address = await app.listen({ host: config.host, port: config.port, backlog: config.listenBacklog });
     if (tls?.created) app.log.info({ certificate: tlsFiles(config.dataDir).certFile }, 'generated a self-signed TLS certificate');
     app.log.info({ url: address, dataDir: config.dataDir }, `Vigil is listening on ${address}`);
     if (consoleDir) app.log.info({ console: `${address}/` }, `the analyst console is at ${address}/`);

@@ -51,4 +51,38 @@ describe('vigil simulate with idle sensors against a real server', () => {
     assert.ok(summary.checkins >= 5 * 2, `${summary.checkins} check-ins`);
     assert.deepEqual(summary.ack_latency_p99_ms_by_minute, []);
   });
+
+  it('reports how late its own event loop ran, so that a lagging simulator is not read as a slow server', async () => {
+    let blocked = false;
+    // Its first progress report comes once the sensors are registered, when the loop is watched.
+    const blockOnce = () => {
+      if (blocked) return;
+      blocked = true;
+      for (const until = Date.now() + 300; Date.now() < until;);
+    };
+    const summary = await simulate({
+      server: test.url, token: test.adminToken, seed: 'idle-lag', sensors: 0, idleSensors: 3, durationS: 1.5, checkinIntervalS: 0.5, onProgress: blockOnce,
+    });
+    assert.deepEqual(summary.errors, []);
+    assert.ok(summary.event_loop_delay_ms.max >= 250, `max ${summary.event_loop_delay_ms.max} ms`);
+    assert.ok(summary.event_loop_delay_ms.p99 <= summary.event_loop_delay_ms.max);
+    assert.equal(summary.event_loop_delay_ms.p99_by_minute.length, 1);
+    // Not the block's 300 ms: on a crowded machine a busy wait gets a fraction of a core.
+    assert.ok(summary.cpu_s > 0, `${summary.cpu_s} CPU seconds`);
+  });
+
+  it('gives each sensor a connection of its own, kept from one check-in to the next, as a real fleet holds them', async () => {
+    let opened = 0;
+    const count = () => opened++;
+    test.app.server.on('connection', count);
+    try {
+      const summary = await simulate({ server: test.url, token: test.adminToken, seed: 'own-connections', sensors: 0, idleSensors: 20, durationS: 2, checkinIntervalS: 0.25 });
+      assert.deepEqual(summary.errors, []);
+      assert.ok(summary.checkins >= 20 * 4, `${summary.checkins} check-ins`);
+      // One more: the install code's read.
+      assert.equal(opened, 21, `${opened} connections for 20 sensors and ${summary.checkins} check-ins`);
+    } finally {
+      test.app.server.off('connection', count);
+    }
+  });
 });

@@ -10,7 +10,8 @@
  * Reports the server's CPU per check-in over the idle phase (the CPU the server used over the
  * check-ins answered meanwhile, as the idle simulator counts them), the check-in p99 of each
  * minute, and during the load phase the latency of the sensor list (all 10,000) and of a search
- * made every 5 s.
+ * made every 5 s. Beside each simulator's figures, its own event-loop delay per minute and its
+ * share of a core: a generator whose loop lags times its own queue, not the server.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { api } from '../support/api.js';
 import { calibrationLine, cpuSnapshot, stealSince } from '../support/calibration.js';
-import { cpuSeconds, loadAverage, rssBytes } from '../support/proc.js';
+import { cpuSeconds, listenOverflows, loadAverage, rssBytes } from '../support/proc.js';
 import { BIN, startVigilServer, type VigilServer } from '../support/vigil-server.js';
 
 const { values } = parseArgs({
@@ -41,7 +42,7 @@ interface Progress { at_ms: number; checkins: number }
 interface Summary {
   ok: boolean; errors: string[]; sensors: number; idle_sensors: number; events_per_s: number; events_acknowledged: number;
   checkins: number; checkin_latency_p50_ms: number; checkin_latency_p99_ms: number; checkin_latency_p99_ms_by_minute: number[];
-  ack_latency_p99_ms: number;
+  ack_latency_p99_ms: number; elapsed_s: number; cpu_s: number; event_loop_delay_ms: { p99: number; max: number; p99_by_minute: number[] };
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-sensors-'));
@@ -59,6 +60,7 @@ try {
 
 async function run(server: VigilServer): Promise<Record<string, unknown>> {
   const loadBefore = loadAverage();
+  const overflowsBefore = listenOverflows();
   const cpuBefore = cpuSnapshot();
   const idle = simulator(server, ['--sensors', '0', '--idle-sensors', values.idle!, '--duration', String(idleS + loadS + 30), '--seed', 'idle']);
   const registered = await idle.firstProgress;
@@ -98,7 +100,9 @@ async function run(server: VigilServer): Promise<Record<string, unknown>> {
     idle_simulator: pick(idleSummary),
     uploading_simulator: { ...pick(uploadingSummary), events_per_s: uploadingSummary.events_per_s, ack_latency_p99_ms: uploadingSummary.ack_latency_p99_ms },
     during_load: { sensor_list_ms: stats(probes.sensorList), search_ms: stats(probes.search), errors: probes.errors.slice(0, 5) },
-    server_peak_rss_mb: Math.round(peakRss / 2 ** 20), load_average: [loadBefore, loadAverage()], steal_share: stealSince(cpuBefore),
+    server_peak_rss_mb: Math.round(peakRss / 2 ** 20),
+    // Machine-wide, so another program's full queue counts too; on a quiet machine it is the server's.
+    listen_overflows: listenOverflows() - overflowsBefore, load_average: [loadBefore, loadAverage()], steal_share: stealSince(cpuBefore),
     ok: idleSummary.ok && uploadingSummary.ok && probes.errors.length === 0,
   };
 }
@@ -107,6 +111,9 @@ function pick(s: Summary) {
   return {
     checkins: s.checkins, checkin_p50_ms: s.checkin_latency_p50_ms, checkin_p99_ms: s.checkin_latency_p99_ms,
     checkin_p99_ms_by_minute: s.checkin_latency_p99_ms_by_minute, errors: s.errors.slice(0, 3),
+    // The generator's own lag and CPU beside its latencies: a check-in it timed late may have waited in its own loop.
+    loop_delay_p99_ms_by_minute: s.event_loop_delay_ms.p99_by_minute, loop_delay_max_ms: s.event_loop_delay_ms.max,
+    cpu_share: Math.round((s.cpu_s / s.elapsed_s) * 100) / 100,
   };
 }
 

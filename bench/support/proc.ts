@@ -21,3 +21,13 @@ export function rssBytes(pid: number): number {
 export function loadAverage(): number {
   return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 }
+
+/**
+ * Connections the kernel has turned away since boot because a listen queue was full (TcpExtListenOverflows),
+ * machine-wide: each one's client tries again only after a second or more.
+ */
+export function listenOverflows(): number {
+  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n').filter((line) => line.startsWith('TcpExt:'));
+  const names = lines[0]!.split(' ');
+  return Number(lines[1]!.split(' ')[names.indexOf('ListenOverflows')]);
+}

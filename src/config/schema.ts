@@ -86,6 +86,11 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       description: 'Open connections at most; more are closed as they arrive. Each sensor keeps its connection between check-ins, so the default carries 10,000 sensors (one Carbon Black server\'s fleet) with room for analysts and reconnects. Lowered at start to stay below the process\'s open-file limit.',
     }),
+    listenBacklog: Type.Integer({
+      default: 4096,
+      minimum: 1,
+      description: 'Connections the kernel holds for the server before it accepts them. Past it, a new connection\'s handshake is dropped and its client tries again only after 1, 3, 7, 15… s, so a fleet reconnecting at once (a restart, a busy second) would wait tens of seconds; Node\'s own 511 is a twentieth of 10,000 sensors. The kernel caps it at net.core.somaxconn.',
+    }),
     maxConnectionsPerAddress: Type.Integer({
       default: 512,
       minimum: 1,

@@ -17,7 +17,8 @@ export interface IdleFleetOptions {
   seed: string;
   startMs: number;
   binaries: BinaryCatalog;
-  connection: { server: string; agent: Agent; gzip?: boolean | undefined };
+  /** A new connection setting for each sensor: each keeps its own connection, as a real one does. */
+  connection: () => { server: string; agent: Agent; gzip?: boolean | undefined };
   installCode: string;
   intervalMs: number;
   onRefused: (endpoint: Endpoint) => (error: Error) => void;
@@ -34,7 +35,7 @@ export async function startIdleFleet(options: IdleFleetOptions): Promise<Checkin
     const indexes = Array.from({ length: Math.min(REGISTRATIONS_IN_PARALLEL, options.count - first) }, (_, k) => first + k);
     await Promise.all(indexes.map(async (i) => {
       const endpoint = new Endpoint({ seed: options.seed, index: options.firstIndex + i, startMs: options.startMs, binaries: options.binaries });
-      const client = new SensorClient(options.connection);
+      const client = new SensorClient(options.connection());
       await register(client, options.installCode, endpoint);
       checkins.push(new Checkins(client, endpoint, options.intervalMs, options.onRefused(endpoint), (i / options.count) * options.intervalMs));
     }));

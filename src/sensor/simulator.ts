@@ -7,6 +7,7 @@
  * first check-ins spread over one interval: thousands of them cost one process little.
  * The run ends when every batch sent has been answered.
  */
+import type { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SensorEvent } from '../ingest/event.schemas.js';
@@ -16,7 +17,7 @@ import { SensorClient, createAgent, fetchInstallCode } from './client.js';
 import { startIdleFleet } from './idle-fleet.js';
 import { Endpoint } from './endpoint.js';
 import { Pacer, untilStopped } from './pacing.js';
-import { LatencyByMinute, percentile, tallyTypes } from './simulation-stats.js';
+import { LatencyByMinute, LoopDelayByMinute, percentile, tallyTypes } from './simulation-stats.js';
 
 export interface SimulationOptions {
   server: string;
@@ -89,6 +90,14 @@ export interface SimulationSummary {
   checkin_latency_p99_ms: number;
   /** The p99 of each minute from the start of streaming (check-ins before it count in the first). */
   checkin_latency_p99_ms_by_minute: number[];
+  /**
+   * How late this process's own event loop ran (ms) from the end of registration, over the run and
+   * in each minute: a loop that lags delays the replies it times by as much, so a latency not far
+   * above it says nothing of the server.
+   */
+  event_loop_delay_ms: { p99: number; max: number; p99_by_minute: number[] };
+  /** CPU seconds this process used from the end of registration: the load generator's share of the machine. */
+  cpu_s: number;
   /** What went wrong, the first few of each run; a run with errors is not ok. */
   errors: string[];
   /** Every event sent was acknowledged and accepted or filtered, and nothing failed. */
@@ -122,15 +131,24 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   const batchCap = options.batchSize ?? 2000;
   // Under a rate limit, batches shrink so that each sensor still sends about one a second.
   const batchSize = options.rate ? Math.max(1, Math.min(batchCap, Math.ceil(options.rate / options.sensors))) : batchCap;
-  const agent = createAgent(options.server, options);
-  const connection = { server: options.server, agent, gzip: options.gzip };
+  // An agent, and so kept-alive connections, of each sensor's own, as a real fleet holds them: a
+  // shared agent opened a connection per request in flight, so a server slowed down met a wave of
+  // new connections and their TLS handshakes, queued behind its accept (issue 22 point 5).
+  const agents: Agent[] = [];
+  const connection = () => {
+    const agent = createAgent(options.server, options);
+    agents.push(agent);
+    return { server: options.server, agent, gzip: options.gzip };
+  };
   let started = performance.now();
   const latencies = new LatencyByMinute(() => started);
   const totals: Totals = { sent: 0, acknowledged: 0, accepted: 0, filtered: 0, rejected: 0, batches: 0, duplicates: 0, binaries: 0, byType: {}, latencies, errors: [], errorCount: 0 };
   const clients: SensorClient[] = [];
   const checkins: Checkins[] = [];
+  const loopDelay = new LoopDelayByMinute();
+  let cpuFrom = process.cpuUsage();
   try {
-    const installCode = options.installCode ?? await fetchInstallCode(connection, requireToken(options.token), options.groupId ?? 1);
+    const installCode = options.installCode ?? await fetchInstallCode(connection(), requireToken(options.token), options.groupId ?? 1);
     const binaries = new BinaryCatalog(options.seed);
     const startMs = Date.now();
     const intervalMs = (options.checkinIntervalS ?? 5) * 1000;
@@ -138,7 +156,7 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
     const endpoints = Array.from({ length: options.sensors }, (_, index) =>
       new Endpoint({ seed: options.seed, index, startMs, processes: options.processes, binaries }));
     for (const endpoint of endpoints) {
-      const client = new SensorClient(connection);
+      const client = new SensorClient(connection());
       await client.register(installCode, endpoint.facts);
       clients.push(client);
       checkins.push(new Checkins(client, endpoint, intervalMs, onRefused(endpoint)));
@@ -147,6 +165,8 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
       count: options.idleSensors ?? 0, firstIndex: options.sensors, seed: options.seed, startMs, binaries, connection, installCode, intervalMs, onRefused,
     }));
     started = performance.now();
+    cpuFrom = process.cpuUsage();
+    loopDelay.start();
     const deadline = options.durationS === undefined ? Infinity : started + options.durationS * 1000;
     const stopping = () => options.signal?.aborted === true || performance.now() >= deadline;
     const pacer = options.rate ? new Pacer(options.rate) : undefined;
@@ -159,10 +179,12 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
     }
     const elapsed = (performance.now() - started) / 1000;
     await Promise.all(checkins.map((c) => c.stop()));
-    return summarize(options, totals, clients, checkins, elapsed, started);
+    loopDelay.stop();
+    return summarize(options, totals, clients, checkins, elapsed, started, { loopDelay, cpu: process.cpuUsage(cpuFrom) });
   } finally {
+    loopDelay.stop();
     await Promise.all(checkins.map((c) => c.stop()));
-    agent.destroy();
+    for (const agent of agents) agent.destroy();
   }
 }
 
@@ -253,7 +275,10 @@ function progressOf(totals: Totals, checkins: Checkins[], started: number): Simu
   };
 }
 
-function summarize(options: SimulationOptions, totals: Totals, clients: SensorClient[], checkins: Checkins[], elapsed: number, started: number): SimulationSummary {
+function summarize(
+  options: SimulationOptions, totals: Totals, clients: SensorClient[], checkins: Checkins[], elapsed: number, started: number,
+  own: { loopDelay: LoopDelayByMinute; cpu: NodeJS.CpuUsage },
+): SimulationSummary {
   const checkinLatencies = checkins.flatMap((c) => c.latencies);
   const checkinsByMinute = new LatencyByMinute(() => started);
   for (const c of checkins) c.latencies.forEach((ms, i) => checkinsByMinute.add(ms, c.answeredAt[i]!));
@@ -281,6 +306,8 @@ function summarize(options: SimulationOptions, totals: Totals, clients: SensorCl
     checkin_latency_p50_ms: percentile(checkinLatencies, 50),
     checkin_latency_p99_ms: percentile(checkinLatencies, 99),
     checkin_latency_p99_ms_by_minute: checkinsByMinute.p99ByMinute(),
+    event_loop_delay_ms: own.loopDelay.summary(),
+    cpu_s: round((own.cpu.user + own.cpu.system) / 1e6),
     errors: totals.errorCount > totals.errors.length ? [...totals.errors, `… and ${totals.errorCount - totals.errors.length} more`] : totals.errors,
     ok: totals.errorCount === 0 && totals.acknowledged === totals.sent && totals.rejected === 0,
   };

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { forEachDialect } from '../../../test/support/dialects.js';
-import { CheckinWrites } from './checkin-writes.js';
+import { CheckinWrites, withUnwritten } from './checkin-writes.js';
 import { SqlSensorsStore, type NewSensor, type SensorCheckin } from './sensors.store.js';
 
 const SENSOR: NewSensor = {
@@ -71,5 +71,28 @@ forEachDialect((fresh) => {
     assert.equal(failures.length, 1);
     const sensor = (await store.get(id))!;
     assert.deepEqual([sensor.lastCheckinMs, sensor.uptime], [5006, 6], 'the last one last');
+  });
+
+  it('gives the unwaited check-ins until they settle, and lays each over its row unless the row is newer', async () => {
+    const store = new SqlSensorsStore(await fresh());
+    const { id } = await store.register(SENSOR);
+    const failing = (await store.register(SENSOR)).id;
+    const writes = new CheckinWrites({
+      checkin: (checkins: readonly SensorCheckin[]) => (checkins.some((c) => c.id === failing) ? Promise.reject(new Error('lost')) : store.checkin(checkins)),
+    });
+    const facts = { clockDeltaMs: 0, lastCheckinMs: 7000, nextCheckinMs: 37_000, uptime: 42, healthMessage: undefined };
+    writes.recordUnwaited(id, facts);
+    const unwritten = writes.unwritten();
+    assert.deepEqual([...unwritten.keys()], [id]);
+    const row = (await store.get(id))!;
+    assert.equal(withUnwritten(row, unwritten.get(id)).uptime, 42);
+    assert.equal(withUnwritten(row, unwritten.get(id)).healthMessage, row.healthMessage, 'a fact not sent leaves the row\'s');
+    assert.equal(withUnwritten({ ...row, lastCheckinMs: 8000 }, unwritten.get(id)).uptime, row.uptime, 'a later check-in already written stays');
+    await writes.written();
+    assert.equal(writes.unwritten().size, 0);
+    assert.equal((await store.get(id))!.uptime, 42);
+    writes.recordUnwaited(failing, facts);
+    await writes.written();
+    assert.equal(writes.unwritten().size, 0, 'a failed write is not shown either');
   });
 });

@@ -6,9 +6,11 @@
  * is the one it was alone (SensorsStore.checkin), state changes included, in the order recorded.
  *
  * A caller may wait for its own commit or not (SensorsService decides which check-ins need to: ADR
- * 0037). `written()` waits for every write recorded before it, for readers that must see them.
+ * 0037). `written()` waits for every write recorded before it, for readers that must see them;
+ * `unwritten()` gives the unwaited ones not yet committed, for a reader that must not wait
+ * (the sensor list) to show them over the rows it reads.
  */
-import type { CheckinFacts, SensorsStore } from './sensors.store.js';
+import type { CheckinFacts, SensorRecord, SensorsStore } from './sensors.store.js';
 
 interface Waiting {
   id: number;
@@ -35,6 +37,8 @@ export class CheckinWrites {
   private gathering: NodeJS.Timeout | undefined;
   /** The failure last reported to onUnwaitedFailure: the check-ins of one transaction share it, and it is told once. */
   private reported: unknown;
+  /** Each sensor's latest check-in recorded unwaited and not yet settled (committed or failed). */
+  private readonly pending = new Map<number, CheckinFacts>();
 
   constructor(
     private readonly store: Pick<SensorsStore, 'checkin'>,
@@ -51,11 +55,25 @@ export class CheckinWrites {
    * others to share its transaction; a transaction that fails is reported once, whatever it held.
    */
   recordUnwaited(id: number, facts: CheckinFacts): void {
-    this.enqueue(id, facts, false).catch((error: unknown) => {
+    this.pending.set(id, facts);
+    this.enqueue(id, facts, false).then(() => this.settled(id, facts), (error: unknown) => {
+      this.settled(id, facts);
       if (error === this.reported) return;
       this.reported = error;
       this.onUnwaitedFailure(error);
     });
+  }
+
+  /**
+   * The check-ins recorded unwaited and not yet settled, by sensor id. Taken before a read of the
+   * rows, it holds every such check-in the read may miss; withUnwritten() lays them over the rows.
+   */
+  unwritten(): ReadonlyMap<number, CheckinFacts> {
+    return new Map(this.pending);
+  }
+
+  private settled(id: number, facts: CheckinFacts): void {
+    if (this.pending.get(id) === facts) this.pending.delete(id);
   }
 
   private enqueue(id: number, facts: CheckinFacts, now: boolean): Promise<boolean> {
@@ -95,4 +113,14 @@ export class CheckinWrites {
       this.writing = false;
     }
   }
+}
+
+/**
+ * The row as the sensor's unwritten check-in will leave it: its facts over the row's, as
+ * SensorsStore.checkin writes them. A row already written by a later check-in is left as it is.
+ */
+export function withUnwritten(sensor: SensorRecord, facts: CheckinFacts | undefined): SensorRecord {
+  if (facts === undefined || (sensor.lastCheckinMs ?? -Infinity) >= facts.lastCheckinMs) return sensor;
+  const written = Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined));
+  return { ...sensor, ...written };
 }

@@ -51,6 +51,23 @@ it('answers a plain heartbeat while its row cannot be written yet, and shows it 
   assert.equal(record.uptime, '777');
 });
 
+it('lists a heartbeat answered but not yet written with its facts, without waiting for its write', async () => {
+  const sensor = await registerSensor(test);
+  await checkin(test, sensor);
+  const lock = await holdSensorRow(sensor);
+  try {
+    await checkin(test, sensor, { uptime: 888 });
+    const listing = test.app.inject({ url: '/api/v1/sensor', headers: as(test.adminToken) });
+    const listed = await Promise.race([listing, sleep(3_000).then(() => undefined)]);
+    assert.ok(listed, 'the list waited for the heartbeat\'s write');
+    assert.equal(listed.statusCode, 200, listed.body);
+    const row = listed.json<{ id: number; uptime: string }[]>().find((s) => s.id === sensor.id);
+    assert.equal(row?.uptime, '888');
+  } finally {
+    await lock.release();
+  }
+});
+
 it('answers a check-in that changes the sensor\'s state, or its first, only once it is written', async () => {
   for (const [name, before, body] of [
     ['first check-in', false, {}],

@@ -10,7 +10,7 @@ import { ForbiddenError, InvalidRequestError, NotFoundError, UnauthorizedError }
 import { canAdministerGroup, canViewGroup, requireGlobalAdmin, type Principal } from '../../domain/permissions.js';
 import { digestsEqual } from '../users/credentials.js';
 import { isPlainHeartbeat } from './checkin-timing.js';
-import { CheckinWrites } from './checkin-writes.js';
+import { CheckinWrites, withUnwritten } from './checkin-writes.js';
 import { toWire } from './sensor-record.js';
 import { filterOf, pageOf } from './sensor-filters.js';
 import { planUpdate, requestOf } from './sensor-requests.js';
@@ -190,17 +190,20 @@ export class SensorsService {
    * read and shaped at once held the request thread for most of a second, and every check-in
    * arriving meanwhile waited for it (issue 22 point 5). Pages follow ids, so a sensor
    * registered or changed while the listing runs never makes another appear twice or not at all.
+   * Heartbeats answered but not yet written are shown over the rows rather than waited for: their
+   * writes queue behind the event writer's lock and every transaction before them, and under
+   * upload load that held the listing for seconds (ADR 0037, second amendment).
    */
   async *listPages(actor: Principal, query: SensorListQuery): AsyncGenerator<Sensor[]> {
-    await this.checkinWrites.written();
     const now = this.now();
     const filter = filterOf(actor, query);
     // Clients send 0 for "no limit".
     if (query.inactive_filter_days) filter.activeSinceMs = now - query.inactive_filter_days * DAY_MS;
     const page = { sort: 'id', descending: false, start: 0, rows: LISTING_PAGE_ROWS } as const;
     for (let afterId: number | undefined; ;) {
+      const unwritten = this.checkinWrites.unwritten();
       const sensors = await this.store.list({ ...filter, afterId }, page);
-      if (sensors.length > 0) yield sensors.map((sensor) => this.wire(sensor, now));
+      if (sensors.length > 0) yield sensors.map((sensor) => this.wire(withUnwritten(sensor, unwritten.get(sensor.id)), now));
       if (sensors.length < LISTING_PAGE_ROWS) return;
       afterId = sensors.at(-1)!.id;
       await setImmediate();
