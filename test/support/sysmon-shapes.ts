@@ -1,7 +1,8 @@
 /**
  * The flat recordings (shared/fixtures/sysmon) converted to the other shapes shippers and
  * converters write, so every shape is tested on the same real events: Winlogbeat/ECS documents,
- * evtx_dump's `{"Event":…}` JSON, and the event XML in a syslog message (Sysmon for Linux).
+ * evtx_dump's `{"Event":…}` JSON, the event XML in a syslog message (Sysmon for Linux), and Fluent
+ * Bit's Windows records with unnamed StringInserts.
  */
 
 type Flat = Record<string, unknown>;
@@ -64,4 +65,38 @@ export function toSyslogXml(record: Flat, channel = String(record.Channel)): Fla
     `<Channel>${escapeXml(channel)}</Channel><Computer>${escapeXml(String(record.Hostname))}</Computer><Security UserId="0"/></System>` +
     `<EventData>${data}</EventData></Event>`;
   return { '@timestamp': record['@timestamp'], host: { hostname: record.Hostname }, message: `sysmon: ${xml}` };
+}
+
+/** Microsoft's documented templates of the Security process events, in insert order. */
+const SECURITY_TEMPLATES: Record<number, string[]> = {
+  4688: ['SubjectUserSid', 'SubjectUserName', 'SubjectDomainName', 'SubjectLogonId', 'NewProcessId', 'NewProcessName', 'TokenElevationType',
+    'ProcessId', 'CommandLine', 'TargetUserSid', 'TargetUserName', 'TargetDomainName', 'TargetLogonId', 'ParentProcessName', 'MandatoryLabel'],
+  4689: ['SubjectUserSid', 'SubjectUserName', 'SubjectDomainName', 'SubjectLogonId', 'Status', 'ProcessId', 'ProcessName'],
+};
+
+/** An insert typed as Fluent Bit packs it: GUIDs as StringFromCLSID writes them, Sysmon's numbers and booleans as such. */
+function typedInsert(value: unknown): unknown {
+  const text = String(value ?? '');
+  if (/^\{[0-9a-f-]{36}\}$/i.test(text)) return text.toUpperCase();
+  if (/^\d+$/.test(text)) return Number(text);
+  if (text === 'true' || text === 'false') return text === 'true';
+  return text;
+}
+
+/**
+ * Fluent Bit's winevtlog record (Windows): System values by name, the recording's own rendered
+ * Message, and EventData as StringInserts in the order the Message names them (Sysmon) or in the
+ * event's template order (Security); TimeCreated in local time with its zone, as Fluent Bit writes it.
+ */
+export function toFluentBit(record: Flat): Flat {
+  const message = String(record.Message ?? '');
+  const names = SECURITY_TEMPLATES[Number(record.EventID)] && record.Channel === 'Security'
+    ? SECURITY_TEMPLATES[Number(record.EventID)]!
+    : message.split(/\r?\n/).slice(1).flatMap((line) => /^([A-Za-z][A-Za-z0-9]*):(?: |$)/.exec(line)?.[1] ?? []);
+  const created = typeof record.TimeCreated === 'string' ? `${record.TimeCreated.slice(0, 19)} +0000` : undefined;
+  return {
+    ProviderName: record.SourceName, EventID: Number(record.EventID), Version: 5, Level: 4, TimeCreated: created,
+    EventRecordID: Number(record.RecordNumber ?? 0), Channel: record.Channel, Computer: record.Hostname, Message: message,
+    StringInserts: names.map((name) => typedInsert(record[name])),
+  };
 }

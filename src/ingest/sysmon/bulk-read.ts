@@ -55,5 +55,5 @@ export const batchHostKey = (name: string): string => name.toLowerCase();
 /** One document, in any shape flatten() reads, decoded as far as decodeSysmon() goes. */
 export function readEvent(document: Record<string, unknown>, nowMs: number): Unsettled {
   const flat = flatten(document);
-  return 'malformed' in flat ? { reason: 'malformed_xml', detail: flat.malformed } : decodeSysmon(flat.record, nowMs);
+  return 'malformed' in flat ? { reason: flat.reason, detail: flat.malformed } : decodeSysmon(flat.record, nowMs);
 }

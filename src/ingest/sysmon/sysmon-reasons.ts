@@ -7,6 +7,8 @@ export type SysmonSkipReason =
   | 'malformed_line'
   /** The `message` of a Linux syslog line is not a readable Sysmon event XML. */
   | 'malformed_xml'
+  /** Fluent Bit's unnamed StringInserts that its Message (or a Security template) does not name one to one. */
+  | 'unnamed_fields'
   /** Another channel: Windows Security events other than 4688/4689, System, PowerShell, … */
   | 'not_sysmon'
   /** No numeric EventID. */

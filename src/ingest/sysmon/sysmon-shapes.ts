@@ -3,6 +3,7 @@
  * `Channel`, `Hostname` and the EventData fields side by side):
  *
  * - flat, as NXLog, Fluent Bit and Vector write it: taken as it is;
+ * - Fluent Bit's Windows input, EventData as unnamed `StringInserts` (fluent-bit-shape.ts);
  * - Winlogbeat and Elastic Agent (ECS): `winlog.event_data` beside `winlog.event_id`,
  *   `winlog.channel` and `winlog.computer_name`, ECS fields standing in for originals a processor
  *   removed;
@@ -11,9 +12,11 @@
  *   fast-xml-parser (validated first: the parser itself accepts truncated XML).
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { fromFluentBit, isFluentBitRecord } from './fluent-bit-shape.js';
 import type { SysmonRecord } from './sysmon-fields.js';
+import type { SysmonSkipReason } from './sysmon-reasons.js';
 
-export type Flattened = { record: SysmonRecord } | { malformed: string };
+export type Flattened = { record: SysmonRecord } | { malformed: string; reason: SysmonSkipReason };
 
 type Json = Record<string, unknown>;
 
@@ -30,6 +33,7 @@ export function flatten(record: Json): Flattened {
   if (typeof message === 'string' && message.includes('<Event')) return fromXml(message.slice(message.indexOf('<Event')));
   if (isObject(record.winlog)) return { record: fromEcs(record, record.winlog) };
   if (isObject(record.Event) && isObject(record.Event.System)) return { record: fromEventJson(record.Event.System, record.Event.EventData) };
+  if (isFluentBitRecord(record)) return fromFluentBit(record);
   return { record };
 }
 
@@ -82,10 +86,10 @@ function fromEventJson(system: Json, eventData: unknown): SysmonRecord {
 
 function fromXml(text: string): Flattened {
   const valid = XMLValidator.validate(text);
-  if (valid !== true) return { malformed: `the event XML is not well-formed: ${valid.err.msg} (line ${valid.err.line})` };
+  if (valid !== true) return { malformed: `the event XML is not well-formed: ${valid.err.msg} (line ${valid.err.line})`, reason: 'malformed_xml' };
   const parsed = xml.parse(text) as Json;
   const event = isObject(parsed.Event) ? parsed.Event : undefined;
-  if (event === undefined || !isObject(event.System)) return { malformed: 'the XML is no Windows event (no Event/System)' };
+  if (event === undefined || !isObject(event.System)) return { malformed: 'the XML is no Windows event (no Event/System)', reason: 'malformed_xml' };
   const system = event.System;
   const textOf = (value: unknown) => (isObject(value) ? value['#text'] : value);
   const fields: Json = {};

@@ -1,14 +1,14 @@
 /**
  * Every input shape the JSON-lines endpoint reads, on the same real recording converted to it
- * (test/support/sysmon-shapes.ts): Winlogbeat/ECS, evtx_dump JSON, and Sysmon for Linux's event
- * XML in syslog messages. Each must tell the analyst the same story as the flat original.
+ * (test/support/sysmon-shapes.ts): Winlogbeat/ECS, evtx_dump JSON, Sysmon for Linux's event
+ * XML in syslog messages, and Fluent Bit's Windows records with unnamed StringInserts. Each must tell the analyst the same story as the flat original.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { as, startTestApp, type TestApp } from '../../../test/support/app.js';
 import { searchProcesses } from '../../../test/support/search.js';
 import { recordingEvents } from '../../../test/support/sysmon-fixtures.js';
-import { toEcs, toEventJson, toSyslogXml } from '../../../test/support/sysmon-shapes.js';
+import { toEcs, toEventJson, toFluentBit, toSyslogXml } from '../../../test/support/sysmon-shapes.js';
 
 const RECORDING = 'psh_lsass_memory_dump_comsvcs';
 
@@ -57,6 +57,41 @@ describe('Sysmon input shapes', () => {
     const reply = await ingest('Shape evtx', flat.map(toEventJson));
     assert.ok(reply.stored >= sysmonCount);
     await assertAttackFound(reply.hosts[0].sensor_id);
+  });
+
+  it("Fluent Bit's Windows input: names from the rendered Message, values from StringInserts", async () => {
+    const reply = await ingest('Shape Fluent Bit', flat.map(toFluentBit));
+    assert.ok(reply.stored >= sysmonCount, `${reply.stored} of ${sysmonCount}`);
+    assert.equal(reply.skipped.unnamed_fields, undefined, JSON.stringify(reply.errors.slice(0, 3)));
+    assert.ok(reply.skipped.covered_by_sysmon > 0, 'the Security process events were named by their templates, and dropped');
+    await assertAttackFound(reply.hosts[0].sensor_id);
+  });
+
+  it("Fluent Bit's typed inserts keep a connection's direction (Initiated is a boolean there)", async () => {
+    const bits = recordingEvents('cmd_bitsadmin_download_psh_script');
+    const netconns = async (documents: Record<string, unknown>[], name: string) => {
+      const reply = await ingest(name, documents);
+      const found = await searchProcesses(test, { q: `sensor_id:${reply.hosts[0].sensor_id} netconn_count:[1 TO *]` });
+      const lists = await Promise.all(found.results.map(async (r) => {
+        const events = await test.app.inject({ url: `/api/v1/process/${r.id}/${r.segment_id}/event`, headers: as(test.adminToken) });
+        return (events.json().process.netconn_complete as string[]).map((c) => c.split('|').slice(1).join('|'));
+      }));
+      return lists.flat().sort();
+    };
+    const flatConnections = await netconns(bits, 'Shape flat connections');
+    assert.ok(flatConnections.some((c) => c.endsWith('|false')) && flatConnections.some((c) => c.endsWith('|true')), 'inbound and outbound');
+    assert.deepEqual(await netconns(bits.map(toFluentBit), 'Shape Fluent Bit connections'), flatConnections);
+  });
+
+  it('refuses Fluent Bit inserts its Message does not name one to one, and keeps the events beside it', async () => {
+    const good = toFluentBit(flat.find((r) => r.EventID === 1)!);
+    const other = toFluentBit(flat.find((r) => r.EventID === 10)!);
+    const short = { ...other, StringInserts: (other.StringInserts as unknown[]).slice(1) };
+    const unknownSecurity = { ...toFluentBit(flat.find((r) => r.EventID === 4688)!), StringInserts: ['S-1-5-18', 'x'] };
+    const reply = await ingest('Shape Fluent Bit refused', [short, good, unknownSecurity]);
+    assert.deepEqual(reply.skipped, { unnamed_fields: 2 });
+    assert.equal(reply.stored, 1);
+    assert.deepEqual(reply.errors.map((e: { line: number }) => e.line), [1, 3]);
   });
 
   it('Sysmon for Linux: the event XML in a syslog message, the host a Linux sensor', async () => {
