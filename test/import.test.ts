@@ -11,7 +11,7 @@ import { as, createUser, startListeningTestApp, type ListeningTestApp } from './
 import { searchProcesses } from './support/search.js';
 import { vigil } from './support/simulate-cli.js';
 import { recordingEvents, recordingLines, recordingPath } from './support/sysmon-fixtures.js';
-import { toEventJson, toSyslogXml } from './support/sysmon-shapes.js';
+import { toEventJson, toGetWinEvent, toSyslogXml } from './support/sysmon-shapes.js';
 import { tempDir } from './support/temp.js';
 
 interface Summary {
@@ -80,6 +80,21 @@ describe('vigil import', () => {
     assert.equal(fromXml!.skipped.already_imported, undefined, 'the same events, but another batch: stored under the same identities');
     const seatbelt = await searchProcesses(test, { q: 'process_name:seatbelt.exe' });
     assert.equal(seatbelt.total_results, 1, 'one process, whichever file told of it');
+  });
+
+  it("reads Windows PowerShell's own `Get-WinEvent | ConvertTo-Json > file`: UTF-16 with its mark, values unnamed", async () => {
+    const flat = recordingEvents('cmd_sam_copy_esentutl');
+    const file = join(dir, 'esentutl-winevent.json');
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(flat.map(toGetWinEvent), null, 4), 'utf16le')]));
+    const result = await run([file]);
+    assert.equal(result.status, 0, result.stderr);
+    const [summary] = result.summary!.files;
+    assert.equal(summary!.read, flat.length);
+    assert.equal(summary!.skipped.unnamed_fields, undefined);
+    assert.ok(summary!.stored > 0);
+    const esentutl = await searchProcesses(test, { q: 'process_name:esentutl.exe' });
+    assert.equal(esentutl.total_results, 1, 'the esentutl process');
+    assert.match(String(esentutl.results[0]!.cmdline), /sam/i);
   });
 
   it('refuses a truncated file by name, keeps what came before the damage, and exits 1', async () => {

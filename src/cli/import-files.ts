@@ -3,10 +3,11 @@
  *
  * - JSON lines (NXLog, Fluent Bit, Vector, Winlogbeat's file output, `evtx_dump -o jsonl`), and
  *   event XML one per line (`Get-WinEvent … | % { $_.ToXml() }`), sent as `{"message": xml}`;
- * - one JSON array (`Get-WinEvent … | ConvertTo-Json`, of `{"Event":…}` documents);
+ * - one JSON array (`Get-WinEvent … | ConvertTo-Json`: the records themselves, or `{"Event":…}` documents);
  * - `evtx_dump -o json`: pretty-printed documents, each after a `Record <n>` line.
  *
- * Gzip is recognized by its magic bytes, not the file name. Lines are streamed; the two whole-
+ * Gzip is recognized by its magic bytes, not the file name; UTF-16 text (what Windows PowerShell's
+ * `>` and `Out-File` write) by its byte order mark. Lines are streamed; the two whole-
  * document shapes are read whole. A file that ends early (truncated gzip) throws TruncatedFileError
  * after every event read before the damage was yielded.
  */
@@ -27,7 +28,7 @@ async function* textOf(path: string, onBytes: (bytes: number) => void): AsyncGen
   file.on('data', () => onBytes(file.bytesRead));
   const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
   const source: Readable = gzip ? file.pipe(createGunzip()) : file;
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder(utf16Encoding(magic) ?? 'utf-8');
   try {
     for await (const chunk of source) yield decoder.decode(chunk as Buffer, { stream: true });
   } catch (error) {
@@ -36,6 +37,13 @@ async function* textOf(path: string, onBytes: (bytes: number) => void): AsyncGen
     file.destroy();
   }
   yield decoder.decode();
+}
+
+/** UTF-16's byte order marks; the decoder drops the mark itself. */
+function utf16Encoding(start: Buffer): 'utf-16le' | 'utf-16be' | undefined {
+  if (start[0] === 0xff && start[1] === 0xfe) return 'utf-16le';
+  if (start[0] === 0xfe && start[1] === 0xff) return 'utf-16be';
+  return undefined;
 }
 
 /** One JSON text per event. */

@@ -1,8 +1,8 @@
 /**
  * The flat recordings (shared/fixtures/sysmon) converted to the other shapes shippers and
  * converters write, so every shape is tested on the same real events: Winlogbeat/ECS documents,
- * evtx_dump's `{"Event":…}` JSON, the event XML in a syslog message (Sysmon for Linux), and Fluent
- * Bit's Windows records with unnamed StringInserts.
+ * evtx_dump's `{"Event":…}` JSON, the event XML in a syslog message (Sysmon for Linux), and the
+ * two shapes with unnamed values: Fluent Bit's Windows records and `Get-WinEvent | ConvertTo-Json`.
  */
 
 type Flat = Record<string, unknown>;
@@ -90,13 +90,34 @@ function typedInsert(value: unknown): unknown {
  */
 export function toFluentBit(record: Flat): Flat {
   const message = String(record.Message ?? '');
-  const names = SECURITY_TEMPLATES[Number(record.EventID)] && record.Channel === 'Security'
-    ? SECURITY_TEMPLATES[Number(record.EventID)]!
-    : message.split(/\r?\n/).slice(1).flatMap((line) => /^([A-Za-z][A-Za-z0-9]*):(?: |$)/.exec(line)?.[1] ?? []);
   const created = typeof record.TimeCreated === 'string' ? `${record.TimeCreated.slice(0, 19)} +0000` : undefined;
   return {
     ProviderName: record.SourceName, EventID: Number(record.EventID), Version: 5, Level: 4, TimeCreated: created,
     EventRecordID: Number(record.RecordNumber ?? 0), Channel: record.Channel, Computer: record.Hostname, Message: message,
-    StringInserts: names.map((name) => typedInsert(record[name])),
+    StringInserts: valueNames(record).map((name) => typedInsert(record[name])),
+  };
+}
+
+/** The order of the event's values: the Message's name lines (Sysmon), the template (Security). */
+function valueNames(record: Flat): string[] {
+  if (record.Channel === 'Security' && SECURITY_TEMPLATES[Number(record.EventID)]) return SECURITY_TEMPLATES[Number(record.EventID)]!;
+  return String(record.Message ?? '').split(/\r?\n/).slice(1).flatMap((line) => /^([A-Za-z][A-Za-z0-9]*):(?: |$)/.exec(line)?.[1] ?? []);
+}
+
+/**
+ * `Get-WinEvent | ConvertTo-Json` in Windows PowerShell: an EventLogRecord's properties, its values
+ * as `Properties: [{"Value": …}]` (GUIDs as `{"Guid": "…"}`, bare and lower case) and its time as
+ * "/Date(ms)/".
+ */
+export function toGetWinEvent(record: Flat): Flat {
+  const value = (raw: unknown) => {
+    const typed = typedInsert(raw);
+    return typeof typed === 'string' && /^\{[0-9A-F-]{36}\}$/.test(typed) ? { Guid: typed.slice(1, -1).toLowerCase() } : typed;
+  };
+  const created = typeof record.TimeCreated === 'string' ? `/Date(${Date.parse(`${record.TimeCreated.replace(' ', 'T')}Z`)})/` : undefined;
+  return {
+    Id: Number(record.EventID), Version: 5, ProviderName: record.SourceName, LogName: record.Channel, MachineName: record.Hostname,
+    TimeCreated: created, RecordId: Number(record.RecordNumber ?? 0), Message: String(record.Message ?? ''),
+    Properties: valueNames(record).map((name) => ({ Value: value(record[name]) })),
   };
 }

@@ -3,7 +3,8 @@
  * `Channel`, `Hostname` and the EventData fields side by side):
  *
  * - flat, as NXLog, Fluent Bit and Vector write it: taken as it is;
- * - Fluent Bit's Windows input, EventData as unnamed `StringInserts` (fluent-bit-shape.ts);
+ * - Fluent Bit's Windows input and `Get-WinEvent | ConvertTo-Json`, EventData as an unnamed list
+ *   named from the rendered Message (unnamed-values-shapes.ts);
  * - Winlogbeat and Elastic Agent (ECS): `winlog.event_data` beside `winlog.event_id`,
  *   `winlog.channel` and `winlog.computer_name`, ECS fields standing in for originals a processor
  *   removed;
@@ -12,7 +13,7 @@
  *   fast-xml-parser (validated first: the parser itself accepts truncated XML).
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { fromFluentBit, isFluentBitRecord } from './fluent-bit-shape.js';
+import { fromFluentBit, fromGetWinEvent, isFluentBitRecord, isGetWinEventRecord } from './unnamed-values-shapes.js';
 import type { SysmonRecord } from './sysmon-fields.js';
 import type { SysmonSkipReason } from './sysmon-reasons.js';
 
@@ -34,6 +35,7 @@ export function flatten(record: Json): Flattened {
   if (isObject(record.winlog)) return { record: fromEcs(record, record.winlog) };
   if (isObject(record.Event) && isObject(record.Event.System)) return { record: fromEventJson(record.Event.System, record.Event.EventData) };
   if (isFluentBitRecord(record)) return fromFluentBit(record);
+  if (isGetWinEventRecord(record)) return fromGetWinEvent(record);
   return { record };
 }
 

@@ -1,14 +1,15 @@
 /**
  * Every input shape the JSON-lines endpoint reads, on the same real recording converted to it
  * (test/support/sysmon-shapes.ts): Winlogbeat/ECS, evtx_dump JSON, Sysmon for Linux's event
- * XML in syslog messages, and Fluent Bit's Windows records with unnamed StringInserts. Each must tell the analyst the same story as the flat original.
+ * XML in syslog messages, and the unnamed values of Fluent Bit's Windows records and of
+ * `Get-WinEvent | ConvertTo-Json`. Each must tell the analyst the same story as the flat original.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { as, startTestApp, type TestApp } from '../../../test/support/app.js';
 import { searchProcesses } from '../../../test/support/search.js';
 import { recordingEvents } from '../../../test/support/sysmon-fixtures.js';
-import { toEcs, toEventJson, toFluentBit, toSyslogXml } from '../../../test/support/sysmon-shapes.js';
+import { toEcs, toEventJson, toFluentBit, toGetWinEvent, toSyslogXml } from '../../../test/support/sysmon-shapes.js';
 
 const RECORDING = 'psh_lsass_memory_dump_comsvcs';
 
@@ -61,6 +62,14 @@ describe('Sysmon input shapes', () => {
 
   it("Fluent Bit's Windows input: names from the rendered Message, values from StringInserts", async () => {
     const reply = await ingest('Shape Fluent Bit', flat.map(toFluentBit));
+    assert.ok(reply.stored >= sysmonCount, `${reply.stored} of ${sysmonCount}`);
+    assert.equal(reply.skipped.unnamed_fields, undefined, JSON.stringify(reply.errors.slice(0, 3)));
+    assert.ok(reply.skipped.covered_by_sysmon > 0, 'the Security process events were named by their templates, and dropped');
+    await assertAttackFound(reply.hosts[0].sensor_id);
+  });
+
+  it('Get-WinEvent | ConvertTo-Json: names from the rendered Message, values from Properties', async () => {
+    const reply = await ingest('Shape Get-WinEvent', flat.map(toGetWinEvent));
     assert.ok(reply.stored >= sysmonCount, `${reply.stored} of ${sysmonCount}`);
     assert.equal(reply.skipped.unnamed_fields, undefined, JSON.stringify(reply.errors.slice(0, 3)));
     assert.ok(reply.skipped.covered_by_sysmon > 0, 'the Security process events were named by their templates, and dropped');
