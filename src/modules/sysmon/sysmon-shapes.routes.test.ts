@@ -60,21 +60,19 @@ describe('Sysmon input shapes', () => {
     await assertAttackFound(reply.hosts[0].sensor_id);
   });
 
-  it("Fluent Bit's Windows input: names from the rendered Message, values from StringInserts", async () => {
-    const reply = await ingest('Shape Fluent Bit', flat.map(toFluentBit));
-    assert.ok(reply.stored >= sysmonCount, `${reply.stored} of ${sysmonCount}`);
-    assert.equal(reply.skipped.unnamed_fields, undefined, JSON.stringify(reply.errors.slice(0, 3)));
-    assert.ok(reply.skipped.covered_by_sysmon > 0, 'the Security process events were named by their templates, and dropped');
-    await assertAttackFound(reply.hosts[0].sensor_id);
-  });
-
-  it('Get-WinEvent | ConvertTo-Json: names from the rendered Message, values from Properties', async () => {
-    const reply = await ingest('Shape Get-WinEvent', flat.map(toGetWinEvent));
-    assert.ok(reply.stored >= sysmonCount, `${reply.stored} of ${sysmonCount}`);
-    assert.equal(reply.skipped.unnamed_fields, undefined, JSON.stringify(reply.errors.slice(0, 3)));
-    assert.ok(reply.skipped.covered_by_sysmon > 0, 'the Security process events were named by their templates, and dropped');
-    await assertAttackFound(reply.hosts[0].sensor_id);
-  });
+  const UNNAMED_VALUES = [
+    ["Fluent Bit's Windows input (StringInserts)", toFluentBit],
+    ['Get-WinEvent | ConvertTo-Json (Properties)', toGetWinEvent],
+  ] as const;
+  for (const [shape, convert] of UNNAMED_VALUES) {
+    it(`${shape}: names from the rendered Message, Security's from their templates`, async () => {
+      const reply = await ingest(`Shape ${shape}`, flat.map(convert));
+      assert.ok(reply.stored >= sysmonCount, `${reply.stored} of ${sysmonCount}`);
+      assert.equal(reply.skipped.unnamed_fields, undefined, JSON.stringify(reply.errors.slice(0, 3)));
+      assert.ok(reply.skipped.covered_by_sysmon > 0, 'the Security process events were named by their templates, and dropped');
+      await assertAttackFound(reply.hosts[0].sensor_id);
+    });
+  }
 
   it("Fluent Bit's typed inserts keep a connection's direction (Initiated is a boolean there)", async () => {
     const bits = recordingEvents('cmd_bitsadmin_download_psh_script');
