@@ -46,4 +46,10 @@ describe('configuration', () => {
       error instanceof ConfigError && /databaseStatementTimeoutMs .* searchTimeLimitMs/.test(error.message));
     assert.equal(loadConfig({ searchTimeLimitMs: 60_000, databaseStatementTimeoutMs: 60_001 }).databaseStatementTimeoutMs, 60_001);
   });
+
+  it('refuses a vacuum period for the embedded store, which has nothing to vacuum', () => {
+    assert.throws(() => loadConfig({ databaseVacuumSeconds: 10 }), (error: unknown) =>
+      error instanceof ConfigError && /databaseVacuumSeconds .* needs databaseUrl/.test(error.message));
+    assert.equal(loadConfig({ databaseVacuumSeconds: 10, databaseUrl: 'postgres://vigil@localhost/vigil' }).databaseVacuumSeconds, 10);
+  });
 });

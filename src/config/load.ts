@@ -35,5 +35,9 @@ export function loadConfig(overrides: Overrides = {}, env: Record<string, string
   if (config.databaseStatementTimeoutMs <= config.searchTimeLimitMs) {
     throw new ConfigError(`Invalid configuration: databaseStatementTimeoutMs (${config.databaseStatementTimeoutMs}) must be longer than searchTimeLimitMs (${config.searchTimeLimitMs})`);
   }
+  // The embedded store has nothing to vacuum: a period asked of it would be accepted and do nothing.
+  if (config.databaseVacuumSeconds > 0 && config.databaseUrl === undefined) {
+    throw new ConfigError('Invalid configuration: databaseVacuumSeconds vacuums PostgreSQL tables and needs databaseUrl (--database-url)');
+  }
   return Object.freeze(config);
 }
