@@ -185,16 +185,16 @@ describe('vigil simulate against a real server', () => {
     const progress: SimulationProgress[] = [];
     const began = performance.now();
     const summary = await simulate(options({
-      sensors: 2, processes: undefined, durationS: 1.5, rate: 4000, checkinIntervalS: 0.2, seed: 'timed', onProgress: (p) => progress.push(p),
+      sensors: 2, processes: undefined, durationS: 3, rate: 4000, checkinIntervalS: 0.2, seed: 'timed', onProgress: (p) => progress.push(p),
       // Nothing else ends a run without a process budget: should the duration not, fail rather than hang.
       signal: AbortSignal.timeout(10_000),
     }));
     const seconds = (performance.now() - began) / 1000;
     assert.deepEqual(summary.errors, []);
     assert.equal(summary.events_acknowledged, summary.events_sent);
-    assert.ok(summary.elapsed_s >= 1.5, `streamed for ${summary.elapsed_s} s`);
+    assert.ok(summary.elapsed_s >= 3, `streamed for ${summary.elapsed_s} s`);
     // Generous for a loaded CI machine; without the duration the 10 s signal above ends the run.
-    assert.ok(seconds < 1.5 + 6, `ended ${seconds.toFixed(2)} s after it began`);
+    assert.ok(seconds < 3 + 6, `ended ${seconds.toFixed(2)} s after it began`);
 
     // Twice a second: the line a terminal shows is drawn from each report.
     assert.ok(progress.length >= 2, `${progress.length} progress reports`);
