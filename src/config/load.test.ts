@@ -42,14 +42,20 @@ describe('configuration', () => {
   });
 
   it('wants the driver\'s statement limit longer than the search limit, which it would otherwise cut short', () => {
-    assert.throws(() => loadConfig({ searchTimeLimitMs: 60_000, databaseStatementTimeoutMs: 60_000 }), (error: unknown) =>
+    const databaseUrl = 'postgres://vigil@localhost/vigil';
+    assert.throws(() => loadConfig({ databaseUrl, searchTimeLimitMs: 60_000, databaseStatementTimeoutMs: 60_000 }), (error: unknown) =>
       error instanceof ConfigError && /databaseStatementTimeoutMs .* searchTimeLimitMs/.test(error.message));
-    assert.equal(loadConfig({ searchTimeLimitMs: 60_000, databaseStatementTimeoutMs: 60_001 }).databaseStatementTimeoutMs, 60_001);
+    assert.equal(loadConfig({ databaseUrl, searchTimeLimitMs: 60_000, databaseStatementTimeoutMs: 60_001 }).databaseStatementTimeoutMs, 60_001);
+    assert.equal(loadConfig({ searchTimeLimitMs: 150_000 }).searchTimeLimitMs, 150_000, 'the embedded store has no driver limit to cut a search');
   });
 
-  it('refuses a vacuum period for the embedded store, which has nothing to vacuum', () => {
-    assert.throws(() => loadConfig({ databaseVacuumSeconds: 10 }), (error: unknown) =>
-      error instanceof ConfigError && /databaseVacuumSeconds .* needs databaseUrl/.test(error.message));
-    assert.equal(loadConfig({ databaseVacuumSeconds: 10, databaseUrl: 'postgres://vigil@localhost/vigil' }).databaseVacuumSeconds, 10);
+  it('refuses PostgreSQL\'s settings for the embedded store, where they would do nothing', () => {
+    const refused = (error: unknown, name: string) => error instanceof ConfigError && new RegExp(`${name} applies to PostgreSQL only and needs databaseUrl`).test(error.message);
+    assert.throws(() => loadConfig({ databaseVacuumSeconds: 10 }), (error: unknown) => refused(error, 'databaseVacuumSeconds'));
+    assert.throws(() => loadConfig({ databasePoolSize: 12 }), (error: unknown) => refused(error, 'databasePoolSize'));
+    assert.throws(() => loadConfig({}, { VIGIL_DATABASE_STATEMENT_TIMEOUT_MS: '45000' }), (error: unknown) => refused(error, 'databaseStatementTimeoutMs'));
+    const databaseUrl = 'postgres://vigil@localhost/vigil';
+    const onPostgres = loadConfig({ databaseUrl, databaseVacuumSeconds: 10, databasePoolSize: 12 }, { VIGIL_DATABASE_STATEMENT_TIMEOUT_MS: '45000' });
+    assert.deepEqual([onPostgres.databaseVacuumSeconds, onPostgres.databasePoolSize, onPostgres.databaseStatementTimeoutMs], [10, 12, 45_000]);
   });
 });

@@ -14,6 +14,9 @@ export function envName(key: string): string {
 
 export class ConfigError extends Error {}
 
+/** Settings of the PostgreSQL store, meaningless on the embedded one. */
+const POSTGRES_ONLY = ['databasePoolSize', 'databaseStatementTimeoutMs', 'databaseVacuumSeconds'] as const;
+
 export function loadConfig(overrides: Overrides = {}, env: Record<string, string | undefined> = {}): Config {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.properties)) {
@@ -23,6 +26,8 @@ export function loadConfig(overrides: Overrides = {}, env: Record<string, string
   for (const [key, value] of Object.entries(overrides)) {
     if (value !== undefined) raw[key] = value;
   }
+  // Before the defaults fill `raw` in.
+  const given = new Set(Object.keys(raw));
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
   const problems = [...Value.Errors(ConfigSchema, withDefaults)];
   if (problems.length > 0) {
@@ -30,14 +35,16 @@ export function loadConfig(overrides: Overrides = {}, env: Record<string, string
     throw new ConfigError(`Invalid configuration: ${detail}`);
   }
   const config = withDefaults as Config;
+  // The embedded store has no pool, no driver limit and nothing to vacuum: a PostgreSQL setting
+  // given without PostgreSQL would be accepted and do nothing.
+  const withoutPostgres = config.databaseUrl === undefined ? POSTGRES_ONLY.filter((key) => given.has(key)) : [];
+  if (withoutPostgres.length > 0) {
+    throw new ConfigError(`Invalid configuration: ${withoutPostgres.join(', ')} applies to PostgreSQL only and needs databaseUrl (--database-url)`);
+  }
   // A search stopped by the database's own limit answers 504 with its reason; the driver's limit
   // behind it only catches a database that stopped answering altogether.
-  if (config.databaseStatementTimeoutMs <= config.searchTimeLimitMs) {
+  if (config.databaseUrl !== undefined && config.databaseStatementTimeoutMs <= config.searchTimeLimitMs) {
     throw new ConfigError(`Invalid configuration: databaseStatementTimeoutMs (${config.databaseStatementTimeoutMs}) must be longer than searchTimeLimitMs (${config.searchTimeLimitMs})`);
-  }
-  // The embedded store has nothing to vacuum: a period asked of it would be accepted and do nothing.
-  if (config.databaseVacuumSeconds > 0 && config.databaseUrl === undefined) {
-    throw new ConfigError('Invalid configuration: databaseVacuumSeconds vacuums PostgreSQL tables and needs databaseUrl (--database-url)');
   }
   return Object.freeze(config);
 }
