@@ -63,6 +63,17 @@ it('writes every raw event as the record layout does, in JSON and in LEEF', () =
   }), { numRuns: 3000 });
 });
 
+it('writes chunks larger than the locating scratch holds, and the ones after them', () => {
+  // A busy process's chunk has hundreds of events: its offsets outgrow the scratch, which must then serve small chunks as well.
+  fc.assert(fc.property(fc.array(events, { minLength: 200, maxLength: 400 }), fc.array(events, { minLength: 1, maxLength: 3 }), processes, (large, small, process) => {
+    for (const chunkEvents of [large, small]) {
+      const stored = encodeChunk(chunkEvents);
+      assert.equal(ChunkRows.locate(stored)?.count, chunkEvents.length);
+      assertChunkText(stored, process, 'vigil');
+    }
+  }), { numRuns: 15 });
+});
+
 it('writes the same records from a chunk stored in another JSON layout', () => {
   fc.assert(fc.property(fc.array(events, { minLength: 1, maxLength: 3 }), processes, text, (chunkEvents, process, serverName) => {
     // Spaced out, the text no longer has each value as JSON.stringify writes it: records then go through the decoded events.
