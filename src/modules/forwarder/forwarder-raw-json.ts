@@ -19,6 +19,7 @@ const COMMA = 44;
 const OPEN = 91;
 const CLOSE = 93;
 const LETTER_N = 110;
+const ZERO = 48;
 
 /**
  * Where each value of each row lies in a chunk's text; found in one pass, without parsing. The
@@ -159,8 +160,23 @@ export function secondsOf(text: string): number {
   return (isNumber(text) ? Number(text) : JSON.parse(text)) / 1000;
 }
 
-/** seconds(value): epoch milliseconds to seconds. */
-function secondsText(text: string | undefined): string | undefined {
+/** Digits of a whole number of milliseconds whose seconds are written by moving the decimal point. */
+const DIGITS = /^[1-9][0-9]{3,14}$/;
+
+/**
+ * seconds(value): epoch milliseconds to seconds. Up to 15 digits, value / 1000 is the double
+ * nearest that decimal, and String writes it as the decimal itself (every decimal of 15
+ * significant digits or fewer round-trips), so the point is moved in the text: String's
+ * shortest-digits search was a tenth of writing a record.
+ */
+export function secondsText(text: string | undefined): string | undefined {
+  if (text !== undefined && DIGITS.test(text)) {
+    const point = text.length - 3;
+    const fraction = text.charCodeAt(text.length - 1) !== ZERO ? text.slice(point)
+      : text.charCodeAt(text.length - 2) !== ZERO ? text.slice(point, -1)
+        : text.charCodeAt(point) !== ZERO ? text.slice(point, -2) : '';
+    return fraction === '' ? text.slice(0, point) : `${text.slice(0, point)}.${fraction}`;
+  }
   if (text !== undefined && isNumber(text)) {
     const seconds = Number(text) / 1000;
     return Number.isFinite(seconds) ? String(seconds) : 'null';
