@@ -51,6 +51,7 @@ function assertChunkText(stored: string, process: ProcessFacts, serverName: stri
     assert.equal(records[i]!.text('json'), JSON.stringify(record));
     assert.equal(records[i]!.text('leef'), encodeLeef(record));
     assert.equal(records[i]!.timestamp, record.timestamp);
+    assert.equal(records[i]!.timestampText, String(record.timestamp));
     assert.equal(records[i]!.type, event.type);
   });
 }

@@ -9,7 +9,7 @@
 import { processId } from '../../domain/process-id.js';
 import { decodeChunk, STORED_TYPES } from '../../ingest/event-codec.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import { ChunkRows, rawEventJson, secondsOf, type ChunkJson } from './forwarder-raw-json.js';
+import { ChunkRows, rawEventJson, secondsOf, secondsText, type ChunkJson } from './forwarder-raw-json.js';
 import { escapeLeef, leefValue, TextRecord, type ForwardFormat } from './forwarder-format.js';
 import { rawEventRecord } from './forwarder-raw-record.js';
 import { CROSSPROC_TYPES, FILEMOD_ACTIONS, RAW_EVENT_NAMES, REGMOD_ACTIONS, type ProcessFacts, type RecordOrigin } from './forwarder-records.js';
@@ -161,6 +161,10 @@ export class RawChunk implements ChunkJson {
     return this.rows === undefined ? seconds(this.decoded()[index]!.ts) : secondsOf(this.rows.raw(index, 1)!);
   }
 
+  timestampText(index: number): string {
+    return this.rows === undefined ? String(this.timestamp(index)) : secondsText(this.rows.raw(index, 1))!;
+  }
+
   json(index: number): string {
     if (this.rows !== undefined) return rawEventJson(this.rows, index, this);
     const { process, guid, origin } = this.facts;
@@ -208,6 +212,10 @@ export class RawEventRecord extends TextRecord {
 
   get timestamp(): number {
     return this.chunk.timestamp(this.index);
+  }
+
+  get timestampText(): string {
+    return this.chunk.timestampText(this.index);
   }
 
   get type(): SensorEvent['type'] {
