@@ -44,7 +44,7 @@ function assertChunkText(stored: string, process: ProcessFacts, serverName: stri
   const guid = processId(process);
   const chunk = new RawChunk(stored, { process, guid, origin });
   const decoded = decodeChunk(stored, process.pid, process.startMs);
-  const records = chunk.records(undefined);
+  const records = chunk.addRecords(undefined, []);
   assert.equal(records.length, decoded.length);
   decoded.forEach((event, i) => {
     const record = rawEventRecord(event, process, guid, origin);

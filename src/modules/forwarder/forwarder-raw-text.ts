@@ -144,10 +144,10 @@ export class RawChunk implements ChunkJson {
     return this.rows?.count ?? this.decoded().length;
   }
 
-  /** The records of the chunk's events of these types (all when undefined). */
-  records(types: ReadonlySet<SensorEvent['type']> | undefined): RawEventRecord[] {
-    const records: RawEventRecord[] = [];
-    for (let i = 0; i < this.count; i++) {
+  /** Adds to `records` those of the chunk's events of these types (all when undefined): a batch's records go into one array, no array per chunk. */
+  addRecords(types: ReadonlySet<SensorEvent['type']> | undefined, records: RawEventRecord[]): RawEventRecord[] {
+    const count = this.count;
+    for (let i = 0; i < count; i++) {
       if (types === undefined || types.has(this.type(i))) records.push(new RawEventRecord(this, i));
     }
     return records;
