@@ -17,6 +17,8 @@ export type ForwardRecord = Record<string, unknown>;
 export abstract class TextRecord {
   /** Epoch seconds, as ForwardRecord's `timestamp` (HEC's envelope time). */
   abstract readonly timestamp: number;
+  /** `timestamp` as a template writes it, made without the number between: HEC's envelope of every raw event writes it. */
+  abstract readonly timestampText: string;
   abstract text(format: ForwardFormat): string;
 }
 

@@ -19,33 +19,48 @@ const COMMA = 44;
 const OPEN = 91;
 const CLOSE = 93;
 const LETTER_N = 110;
+const ZERO = 48;
 
-/** Where each value of each row lies in a chunk's text; found in one pass, without parsing. */
+/**
+ * Where each value of each row lies in a chunk's text; found in one pass, without parsing. The
+ * offsets are kept in typed arrays, outside the collected heap: as arrays of numbers they were
+ * most of what a batch left for the collector to copy while it was on its way.
+ */
 export class ChunkRows {
+  /** Scratch for the offsets of the chunk being located, grown as needed and copied out at the end. */
+  private static scratchBounds: Int32Array = new Int32Array(4096);
+  private static scratchFirsts: Int32Array = new Int32Array(256);
+
   private constructor(
     readonly text: string,
     /** Token i spans text[bounds[2i], bounds[2i + 1]). */
-    private readonly bounds: number[],
+    private readonly bounds: Int32Array,
     /** Row r's tokens are firsts[r] … firsts[r + 1] - 1. */
-    private readonly firsts: number[],
+    private readonly firsts: Int32Array,
   ) {}
 
   /** The rows of `text`; undefined when it is not the flat rows of known types that encodeChunk writes. */
   static locate(text: string): ChunkRows | undefined {
-    const bounds: number[] = [];
-    const firsts: number[] = [];
+    let bounds = ChunkRows.scratchBounds;
+    let firsts = ChunkRows.scratchFirsts;
+    let tokens = 0;
+    let rowCount = 0;
     if (text.charCodeAt(0) !== OPEN) return undefined;
     let i = 1;
     if (text.charCodeAt(i) === CLOSE) i++;
     else {
       for (;;) {
         if (text.charCodeAt(i++) !== OPEN) return undefined;
-        firsts.push(bounds.length / 2);
+        if (rowCount + 2 > firsts.length) firsts = ChunkRows.scratchFirsts = grown(firsts);
+        firsts[rowCount++] = tokens;
         for (;;) {
           const start = i;
           i = text.charCodeAt(i) === QUOTE ? afterString(text, i + 1) : afterScalar(text, i);
           if (i <= start) return undefined;
-          bounds.push(start, i);
+          if (2 * tokens + 2 > bounds.length) bounds = ChunkRows.scratchBounds = grown(bounds);
+          bounds[2 * tokens] = start;
+          bounds[2 * tokens + 1] = i;
+          tokens++;
           const next = text.charCodeAt(i++);
           if (next === CLOSE) break;
           if (next !== COMMA) return undefined;
@@ -56,8 +71,8 @@ export class ChunkRows {
       }
     }
     if (i !== text.length) return undefined;
-    firsts.push(bounds.length / 2);
-    const rows = new ChunkRows(text, bounds, firsts);
+    firsts[rowCount] = tokens;
+    const rows = new ChunkRows(text, bounds.slice(0, 2 * tokens), firsts.slice(0, rowCount + 1));
     for (let r = 0; r < rows.count; r++) {
       if (firsts[r + 1]! - firsts[r]! < 2 || STORED_TYPES[rows.code(r)] === undefined) return undefined;
     }
@@ -92,6 +107,12 @@ export class ChunkRows {
   rowText(row: number): string {
     return this.text.slice(this.bounds[2 * this.firsts[row]!]! - 1, this.bounds[2 * this.firsts[row + 1]! - 1]! + 1);
   }
+}
+
+function grown(array: Int32Array): Int32Array {
+  const larger = new Int32Array(array.length * 2);
+  larger.set(array);
+  return larger;
 }
 
 /** The index just past the closing quote of a string whose text starts at `from`; -1 when unclosed. */
@@ -139,8 +160,23 @@ export function secondsOf(text: string): number {
   return (isNumber(text) ? Number(text) : JSON.parse(text)) / 1000;
 }
 
-/** seconds(value): epoch milliseconds to seconds. */
-function secondsText(text: string | undefined): string | undefined {
+/** Digits of a whole number of milliseconds whose seconds are written by moving the decimal point. */
+const DIGITS = /^[1-9][0-9]{3,14}$/;
+
+/**
+ * seconds(value): epoch milliseconds to seconds. Up to 15 digits, value / 1000 is the double
+ * nearest that decimal, and String writes it as the decimal itself (every decimal of 15
+ * significant digits or fewer round-trips), so the point is moved in the text: String's
+ * shortest-digits search was a tenth of writing a record.
+ */
+export function secondsText(text: string | undefined): string | undefined {
+  if (text !== undefined && DIGITS.test(text)) {
+    const point = text.length - 3;
+    const fraction = text.charCodeAt(text.length - 1) !== ZERO ? text.slice(point)
+      : text.charCodeAt(text.length - 2) !== ZERO ? text.slice(point, -1)
+        : text.charCodeAt(point) !== ZERO ? text.slice(point, -2) : '';
+    return fraction === '' ? text.slice(0, point) : `${text.slice(0, point)}.${fraction}`;
+  }
   if (text !== undefined && isNumber(text)) {
     const seconds = Number(text) / 1000;
     return Number.isFinite(seconds) ? String(seconds) : 'null';

@@ -44,13 +44,14 @@ function assertChunkText(stored: string, process: ProcessFacts, serverName: stri
   const guid = processId(process);
   const chunk = new RawChunk(stored, { process, guid, origin });
   const decoded = decodeChunk(stored, process.pid, process.startMs);
-  const records = chunk.records(undefined);
+  const records = chunk.addRecords(undefined, []);
   assert.equal(records.length, decoded.length);
   decoded.forEach((event, i) => {
     const record = rawEventRecord(event, process, guid, origin);
     assert.equal(records[i]!.text('json'), JSON.stringify(record));
     assert.equal(records[i]!.text('leef'), encodeLeef(record));
     assert.equal(records[i]!.timestamp, record.timestamp);
+    assert.equal(records[i]!.timestampText, String(record.timestamp));
     assert.equal(records[i]!.type, event.type);
   });
 }
@@ -61,6 +62,17 @@ it('writes every raw event as the record layout does, in JSON and in LEEF', () =
     assert.equal(ChunkRows.locate(stored)?.count, chunkEvents.length, 'located without decoding');
     assertChunkText(stored, process, serverName);
   }), { numRuns: 3000 });
+});
+
+it('writes chunks larger than the locating scratch holds, and the ones after them', () => {
+  // A busy process's chunk has hundreds of events: its offsets outgrow the scratch, which must then serve small chunks as well.
+  fc.assert(fc.property(fc.array(events, { minLength: 200, maxLength: 400 }), fc.array(events, { minLength: 1, maxLength: 3 }), processes, (large, small, process) => {
+    for (const chunkEvents of [large, small]) {
+      const stored = encodeChunk(chunkEvents);
+      assert.equal(ChunkRows.locate(stored)?.count, chunkEvents.length);
+      assertChunkText(stored, process, 'vigil');
+    }
+  }), { numRuns: 15 });
 });
 
 it('writes the same records from a chunk stored in another JSON layout', () => {

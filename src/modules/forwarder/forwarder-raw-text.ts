@@ -9,7 +9,7 @@
 import { processId } from '../../domain/process-id.js';
 import { decodeChunk, STORED_TYPES } from '../../ingest/event-codec.js';
 import type { SensorEvent } from '../../ingest/event.schemas.js';
-import { ChunkRows, rawEventJson, secondsOf, type ChunkJson } from './forwarder-raw-json.js';
+import { ChunkRows, rawEventJson, secondsOf, secondsText, type ChunkJson } from './forwarder-raw-json.js';
 import { escapeLeef, leefValue, TextRecord, type ForwardFormat } from './forwarder-format.js';
 import { rawEventRecord } from './forwarder-raw-record.js';
 import { CROSSPROC_TYPES, FILEMOD_ACTIONS, RAW_EVENT_NAMES, REGMOD_ACTIONS, type ProcessFacts, type RecordOrigin } from './forwarder-records.js';
@@ -144,10 +144,10 @@ export class RawChunk implements ChunkJson {
     return this.rows?.count ?? this.decoded().length;
   }
 
-  /** The records of the chunk's events of these types (all when undefined). */
-  records(types: ReadonlySet<SensorEvent['type']> | undefined): RawEventRecord[] {
-    const records: RawEventRecord[] = [];
-    for (let i = 0; i < this.count; i++) {
+  /** Adds to `records` those of the chunk's events of these types (all when undefined): a batch's records go into one array, no array per chunk. */
+  addRecords(types: ReadonlySet<SensorEvent['type']> | undefined, records: RawEventRecord[]): RawEventRecord[] {
+    const count = this.count;
+    for (let i = 0; i < count; i++) {
       if (types === undefined || types.has(this.type(i))) records.push(new RawEventRecord(this, i));
     }
     return records;
@@ -159,6 +159,10 @@ export class RawChunk implements ChunkJson {
 
   timestamp(index: number): number {
     return this.rows === undefined ? seconds(this.decoded()[index]!.ts) : secondsOf(this.rows.raw(index, 1)!);
+  }
+
+  timestampText(index: number): string {
+    return this.rows === undefined ? String(this.timestamp(index)) : secondsText(this.rows.raw(index, 1))!;
   }
 
   json(index: number): string {
@@ -208,6 +212,10 @@ export class RawEventRecord extends TextRecord {
 
   get timestamp(): number {
     return this.chunk.timestamp(this.index);
+  }
+
+  get timestampText(): string {
+    return this.chunk.timestampText(this.index);
   }
 
   get type(): SensorEvent['type'] {

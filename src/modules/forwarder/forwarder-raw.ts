@@ -92,14 +92,15 @@ export class RawEventSource<Ref extends ChunkRef> implements ForwardSource {
     const keyOf = (ref: Ref) => `${ref.sensor_id}:${ref.segment_row}:${ref.chunk}`;
     // Taken from the cache before loading the rest, whose entries may push some of them out.
     const chunks = refs.map((ref) => this.recent.get(keyOf(ref)));
-    const missing = refs.flatMap((_, i) => (chunks[i] === undefined ? [i] : []));
+    const missing: number[] = [];
+    for (let i = 0; i < chunks.length; i++) if (chunks[i] === undefined) missing.push(i);
     const data = this.loader.load(missing.map((i) => refs[i]!));
     missing.forEach((i, j) => {
       const chunk = (chunks[i] = this.chunkOf(refs[i]!, data[j]));
       if (chunk !== undefined) this.recent.set(keyOf(refs[i]!), chunk);
     });
     const records: RawEventRecord[] = [];
-    for (const chunk of chunks) if (chunk !== undefined) records.push(...chunk.records(this.types));
+    for (const chunk of chunks) chunk?.addRecords(this.types, records);
     const last = refs.at(-1)!;
     return { records, last: [last.written_ms, last.segment_row, last.chunk] };
   }

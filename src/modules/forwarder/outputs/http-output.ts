@@ -17,7 +17,7 @@ import https from 'node:https';
 import { hostname } from 'node:os';
 import { promisify } from 'node:util';
 import { constants, gzip } from 'node:zlib';
-import { encodeRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
+import { encodeRecord, TextRecord, type ForwardFormat, type Forwardable } from '../forwarder-format.js';
 import { BatchBytes } from './batch-bytes.js';
 import { DeliveryError, type ForwardOutput } from './output.js';
 
@@ -127,7 +127,7 @@ export class HttpOutput implements ForwardOutput {
   /** One record's text in a body: a HEC envelope around it with a token, the record itself without. */
   private part(record: Forwardable): string {
     if (this.settings.splunkToken === undefined) return encodeRecord(record, this.format);
-    const time = typeof record.timestamp === 'number' ? `"time":${record.timestamp},` : '';
+    const time = record instanceof TextRecord ? `"time":${record.timestampText},` : typeof record.timestamp === 'number' ? `"time":${record.timestamp},` : '';
     // Envelopes are joined as text around each record's JSON, which outputs share (encodeRecord).
     const event = this.format === 'json' ? encodeRecord(record, 'json') : JSON.stringify(encodeRecord(record, 'leef'));
     return `{${time}${this.envelopeHead}${event}}`;
