@@ -119,14 +119,14 @@ export class IngestPipeline {
    * what the batch's commit needs is a reference. Held here until the commit (hundreds of
    * milliseconds under full ingest), every prepared batch outlived the young generation and was
    * copied by each scavenge, then promoted and collected by a full collection: the request
-   * thread's largest pauses (docs/adr/0042).
+   * thread's largest pauses (docs/adr/0042). A backlog beyond the writer's room waits here.
    */
   private handOver(prepared: PreparedEvents): PreparedEvents & Pick<IngestBatch, 'handedOver'> {
-    if (!this.store.handOvers) return prepared;
+    const events = prepared.processes.reduce((sum, process) => sum + process.eventCount, 0);
+    if (!this.store.handOvers || !this.writer.mayHandOver(events)) return prepared;
     this.handOverPort ??= this.store.handOvers.port();
     const ref = `${threadId}.upload.${++this.lastHandOver}`;
     this.handOverPort.postMessage({ ref, processes: prepared.processes } satisfies HandedOverBatch);
-    const events = prepared.processes.reduce((sum, process) => sum + process.eventCount, 0);
     return { processes: [], filtered: prepared.filtered, handedOver: { ref, events } };
   }
 
