@@ -12,6 +12,7 @@
  *
  *   node --import tsx bench/curve/measure.ts [--dir /tmp/vigil-curve/data] [--iterations 20]
  *        [--ingest-seconds 20] [--ingest-sensors 32] [--ingest-batch 2000] [--settle-seconds 10]
+ *        [--search-thread-nice N]   (config searchThreadNice; its default when absent)
  *
  * It works on the store itself, not a copy (a 50M-event copy would cost minutes and tens of GB):
  * the events ingested in steps 3 and 4 stay, from sensors of their own at the real clock, and the
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     'ingest-sensors': { type: 'string', default: '32' },
     'ingest-batch': { type: 'string', default: '2000' },
     'settle-seconds': { type: 'string', default: '10' },
+    'search-thread-nice': { type: 'string' },
   },
 });
 const dir = values.dir;
@@ -88,6 +90,7 @@ function inspectStore(): { events: number; segments: number; processes: number; 
 const before = inspectStore();
 const container = await createContainer(loadConfig({
   dataDir: dir, tls: false, port: 0, logLevel: 'silent', searchWorkers: 2, partitionRolloverDays: 100_000, retentionMaxAgeDays: 0, partitionMaxBytes: 0,
+  ...(values['search-thread-nice'] === undefined ? {} : { searchThreadNice: Number(values['search-thread-nice']) }),
 }));
 const app = await buildApp(container, { logRequests: false });
 const server = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -165,5 +168,5 @@ console.log(JSON.stringify({
   idle_event_loop_max_stall_ms: round1(idleStall.max / 1e6),
   under_ingest_event_loop_max_stall_ms: round1(loadedStall.max / 1e6), idle_process_max_stall_ms: round1(machineStall),
   ingest_alone_events_per_s: Math.round(ingestAlone), ingest_under_search_events_per_s: Math.round(ingestUnderSearch),
-  load_average: [loadAtStart, loadAtEnd], date: new Date().toISOString(),
+  search_thread_nice: container.config.searchThreadNice, load_average: [loadAtStart, loadAtEnd], date: new Date().toISOString(),
 }));

@@ -5,7 +5,7 @@
  * process) times the query set idle and under full ingest, segment reads and the ingest rate.
  *
  *   node --import tsx bench/curve/run.ts --events 5M --then 20M --then 50M [--dir /tmp/vigil-curve/data]
- *        [--iterations 20] [--ingest-seconds 20]   (and generate.ts's shape options)
+ *        [--iterations 20] [--ingest-seconds 20] [--search-thread-nice N]   (and generate.ts's shape options)
  *
  * Resumable: a stop the store already passed is measured again without generating, and each
  * point is appended to results.jsonl beside the store as soon as it is measured; the growth is
@@ -28,6 +28,7 @@ const { values } = parseArgs({
     iterations: { type: 'string', default: '20' },
     'ingest-seconds': { type: 'string', default: '20' },
     report: { type: 'boolean', default: false },
+    'search-thread-nice': { type: 'string' },
   },
 });
 const stops = values.report ? [] : [values.events, ...values.then];
@@ -70,7 +71,8 @@ interface Rate { eventsPerS: number; cpuUsPerEvent: number }
 for (const stop of stops) {
   const generated = await child<{ events: number }>('generate.ts', [...shapeArgs, '--events', stop]);
   process.stderr.write(`store at ${generated.events} events; measuring\n`);
-  const measured = await child<Point['measured']>('measure.ts', ['--dir', values.dir, '--iterations', values.iterations, '--ingest-seconds', values['ingest-seconds']]);
+  const nice = values['search-thread-nice'] === undefined ? [] : ['--search-thread-nice', values['search-thread-nice']];
+  const measured = await child<Point['measured']>('measure.ts', ['--dir', values.dir, '--iterations', values.iterations, '--ingest-seconds', values['ingest-seconds'], ...nice]);
   const point: Point = { stop: parseCount(stop), measured };
   appendFileSync(join(values.dir, 'results.jsonl'), `${JSON.stringify({ ...point, commit })}\n`);
   report({ ...point, commit });

@@ -177,6 +177,12 @@ export const ConfigSchema = Type.Object(
       maximum: 64,
       description: 'Threads that run searches, each with its own read-only connection to the embedded store.',
     }),
+    searchThreadNice: Type.Integer({
+      default: 10,
+      minimum: 0,
+      maximum: 19,
+      description: 'How much nicer than the server process the threads that run searches on the embedded store are (Linux; elsewhere ignored), so that on a busy machine ingest keeps its rate and searches take the CPU it leaves (0: the same priority).',
+    }),
     searchCacheMb: Type.Integer({
       default: 16,
       minimum: 1,

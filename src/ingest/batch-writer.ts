@@ -19,6 +19,8 @@ export class BatchWriter {
   private running: Promise<void> | undefined;
   /** The last commit handed to the store, settled (the store finishes its commits in order). */
   private lastCommit: Promise<void> = Promise.resolve();
+  /** Events of the batches queued and not yet handed to a commit. */
+  private queuedEvents = 0;
 
   constructor(
     private readonly store: EventStore,
@@ -26,10 +28,21 @@ export class BatchWriter {
     private readonly maxEventsPerCommit: number,
   ) {}
 
+  /**
+   * Whether a batch of `events` may wait for its commit in the store's writer thread (a hand-over)
+   * rather than here: while the queue holds at most two commits' worth of events, so that what a
+   * backlog of uploads holds stays in the request thread's heap, not in the writer's, whose limit
+   * (ingestWriterHeapMb) ends ingest when passed.
+   */
+  mayHandOver(events: number): boolean {
+    return this.queuedEvents + events <= 2 * this.maxEventsPerCommit;
+  }
+
   write(batch: IngestBatch): Promise<IngestOutcome> {
     return new Promise((resolve, reject) => {
       const events = batch.handedOver?.events ?? batch.processes.reduce((sum, process) => sum + process.eventCount, 0);
       this.queue.push({ batch, events, resolve, reject });
+      this.queuedEvents += events;
       this.running ??= this.drain();
     });
   }
@@ -62,6 +75,7 @@ export class BatchWriter {
       events += this.queue[count]!.events;
       count++;
     }
+    this.queuedEvents -= events;
     return this.queue.splice(0, count);
   }
 }

@@ -4,14 +4,15 @@
  * acknowledgement, sent only after the commit.
  */
 import type { SensorIdentity } from '../domain/sensor-identity.js';
-import type { EventStore } from './event-store.js';
+import { threadId, type MessagePort } from 'node:worker_threads';
+import type { EventStore, HandedOverBatch, IngestBatch } from './event-store.js';
 import type { BatchWriter } from './batch-writer.js';
 import type { EventsReply, SensorEvent } from './event.schemas.js';
 import { decodeBatch } from './decode.js';
 import type { CompiledIngressFilter } from './ingress-filter.js';
 import type { ProcessCounts } from './ingress-filter-metrics.js';
 import type { FilterGate } from './ingress-gate.js';
-import { EventPreparer } from './prepare.js';
+import { EventPreparer, type PreparedEvents } from './prepare.js';
 import { normalizeEvent } from './normalize.js';
 import { IngestRejection, counter, type BatchRejectionReason } from './rejection.js';
 import { validateEvents, type EventRejection } from './validate.js';
@@ -32,6 +33,8 @@ export interface BlockRecorder {
 export class IngestPipeline {
   private readonly preparer: EventPreparer;
   private readonly commitListeners: (() => void)[] = [];
+  private handOverPort: MessagePort | undefined;
+  private lastHandOver = 0;
 
   constructor(
     private readonly writer: BatchWriter,
@@ -103,12 +106,28 @@ export class IngestPipeline {
     // milliseconds) let every event outlive the young generation and be collected the costly way.
     const blocks = valid.filter((event) => event.type === 'processblock');
     const sequence = sequenceOf();
-    const outcome = await this.writer.write({ sensor, sequence, ...prepared, counters });
+    const outcome = await this.writer.write({ sensor, sequence, ...this.handOver(prepared), counters });
     if (!outcome.duplicate) {
       for (const listener of this.commitListeners) listener();
       await this.blocks.recordBlocks(sensor, blocks);
     }
     return { sequence, duplicate: outcome.duplicate, accepted: outcome.accepted, filtered: outcome.filtered };
+  }
+
+  /**
+   * The prepared events, sent to the store's writer thread now when it takes hand-overs, so that
+   * what the batch's commit needs is a reference. Held here until the commit (hundreds of
+   * milliseconds under full ingest), every prepared batch outlived the young generation and was
+   * copied by each scavenge, then promoted and collected by a full collection: the request
+   * thread's largest pauses (docs/adr/0042). A backlog beyond the writer's room waits here.
+   */
+  private handOver(prepared: PreparedEvents): PreparedEvents & Pick<IngestBatch, 'handedOver'> {
+    const events = prepared.processes.reduce((sum, process) => sum + process.eventCount, 0);
+    if (!this.store.handOvers || !this.writer.mayHandOver(events)) return prepared;
+    this.handOverPort ??= this.store.handOvers.port();
+    const ref = `${threadId}.upload.${++this.lastHandOver}`;
+    this.handOverPort.postMessage({ ref, processes: prepared.processes } satisfies HandedOverBatch);
+    return { processes: [], filtered: prepared.filtered, handedOver: { ref, events } };
   }
 
   /** Told after each upload's events are committed (the detection matcher then checks them). */

@@ -36,9 +36,10 @@ export const READ_HANDLERS = {
 };
 
 /** The search pool every read below runs in. */
-export function openReadPool(file: string, config: Pick<Config, 'searchWorkers' | 'searchTimeLimitMs' | 'searchCacheMb' | 'searchMmapMb'>): SqliteReadPool {
+export function openReadPool(file: string, config: Pick<Config, 'searchWorkers' | 'searchThreadNice' | 'searchTimeLimitMs' | 'searchCacheMb' | 'searchMmapMb'>): SqliteReadPool {
   return new SqliteReadPool(file, {
     workers: config.searchWorkers,
+    nice: config.searchThreadNice,
     memory: { pageCacheMb: config.searchCacheMb, mmapMb: config.searchMmapMb },
     timeLimitMs: config.searchTimeLimitMs,
     untimedHandlers: [READ_HANDLERS.documentTags.name],

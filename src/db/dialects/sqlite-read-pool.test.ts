@@ -6,10 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { tempDir } from '../../../test/support/temp.js';
 import { ReadTimeout } from '../errors.js';
+import { threadNice } from '../thread-priority.js';
 import { SqliteDatabase } from './sqlite.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
 
 const HANDLER = new URL('../../../test/support/count-rows.read-handler.ts', import.meta.url);
+const NICE_HANDLER = new URL('../../../test/support/thread-nice.read-handler.ts', import.meta.url);
 
 describe('SQLite read pool', () => {
   const dir = tempDir('vigil-pool-');
@@ -95,6 +97,21 @@ describe('SQLite read pool', () => {
       assert.equal(await untimed, await count(false));
     } finally {
       await limited.close();
+    }
+  });
+
+  it('runs its workers that much nicer than the process, leaving the request thread as it was', { skip: process.platform !== 'linux' }, async () => {
+    const ownNice = threadNice();
+    const niced = new SqliteReadPool(file, { workers: 2, handlers: { nice: NICE_HANDLER }, nice: 3 });
+    const plain = new SqliteReadPool(file, { workers: 1, handlers: { nice: NICE_HANDLER } });
+    try {
+      // Two jobs at once: the least busy worker takes each, so both threads answer.
+      const answers = await Promise.all([niced.run<number>('nice', {}), niced.run<number>('nice', {})]);
+      assert.deepEqual(answers, [Math.min(19, ownNice + 3), Math.min(19, ownNice + 3)]);
+      assert.equal(threadNice(), ownNice, 'the request thread keeps its priority');
+      assert.equal(await plain.run<number>('nice', {}), ownNice, 'without the setting a worker keeps the process\'s');
+    } finally {
+      await Promise.all([niced.close(), plain.close()]);
     }
   });
 

@@ -26,6 +26,8 @@ export interface ReadPoolOptions {
   snapshots?: Partial<SnapshotLimits>;
   /** Each read connection's memory; DEFAULT_READ_MEMORY when absent. */
   memory?: ReadConnectionMemory;
+  /** How much nicer than the process each worker thread runs (config searchThreadNice); 0 when absent. */
+  nice?: number;
   /** How long a job may take, from when it is sent; unlimited when absent. */
   timeLimitMs?: number;
   /**
@@ -64,6 +66,7 @@ export class SqliteReadPool {
       handlers: Object.fromEntries(Object.entries(options.handlers).map(([name, url]) => [name, url.href])),
       snapshots: { ...DEFAULT_SNAPSHOTS, ...options.snapshots },
       memory: options.memory ?? DEFAULT_READ_MEMORY,
+      nice: options.nice ?? 0,
     };
     this.init = init;
     this.timeLimitMs = options.timeLimitMs;

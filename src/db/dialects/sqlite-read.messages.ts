@@ -28,6 +28,8 @@ export interface ReadWorkerInit {
   snapshots: SnapshotLimits;
   /** Each connection's page cache and memory mapping of the file (config searchCacheMb, searchMmapMb). */
   memory: ReadConnectionMemory;
+  /** How much nicer than the process the thread makes itself (config searchThreadNice). */
+  nice: number;
 }
 
 export interface ReadConnectionMemory {

@@ -14,10 +14,12 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { niceThisThread } from '../thread-priority.js';
 import { READ_TIMEOUT_CODE, type ReadHandler, type ReadJob, type ReadReply, type ReadWorkerInit } from './sqlite-read.messages.js';
 import { WAL_PRESSURE_LASTS_MS, walPressureChannel } from './sqlite-wal-pressure.js';
 
-const { file, handlers: handlerUrls, snapshots: limits, memory } = workerData as ReadWorkerInit;
+const { file, handlers: handlerUrls, snapshots: limits, memory, nice } = workerData as ReadWorkerInit;
+niceThisThread(nice);
 const handlers = new Map<string, ReadHandler>();
 for (const [name, url] of Object.entries(handlerUrls)) handlers.set(name, (await import(url)) as ReadHandler);
 
