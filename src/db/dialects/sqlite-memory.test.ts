@@ -1,12 +1,14 @@
 /**
- * The embedded store's connections take their memory bounds from settings (ADR 0030): the page
- * cache of the request thread's and the writer's connections, and each search connection's page
- * cache and mapping of the file.
+ * The embedded store's connections take their memory bounds from settings (ADR 0030, 0039): the
+ * page cache of the request thread's and the writer's connections, each search connection's page
+ * cache (held only while a search runs on it) and mapping of the file, and the search threads'
+ * heap limit.
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import type { MemoryPragmas } from '../../../test/support/memory-pragmas.read-handler.js';
 import { tempDir } from '../../../test/support/temp.js';
 import { DEFAULT_PAGE_CACHE_MB, SqliteDatabase } from './sqlite.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
@@ -36,10 +38,50 @@ describe('SQLite connection memory bounds', () => {
     await db.exec('CREATE TABLE t (x INTEGER)');
     const pool = new SqliteReadPool(file, { workers: 2, handlers: { pragmas: HANDLER }, memory: { pageCacheMb: 5, mmapMb: 7 } });
     try {
-      const replies = await Promise.all([1, 2, 3, 4].map(() => pool.run<{ cacheSize: number; mmapSize: number }>('pragmas', {})));
-      for (const reply of replies) assert.deepEqual(reply, { cacheSize: -5 * 1024, mmapSize: 7 * 2 ** 20 });
+      const replies = await Promise.all([1, 2, 3, 4].map(() => pool.run<MemoryPragmas>('pragmas', {})));
+      for (const { cacheSize, mmapSize } of replies) assert.deepEqual({ cacheSize, mmapSize }, { cacheSize: -5 * 1024, mmapSize: 7 * 2 ** 20 });
     } finally {
       await pool.close();
+      await db.close();
+    }
+  });
+
+  it('lets a search connection\'s pages go when its job ends, idle or holding a paging snapshot', async () => {
+    const file = join(dir, 'release.db');
+    const db = SqliteDatabase.open(file);
+    await db.exec('CREATE TABLE t (x INTEGER)');
+    const pool = new SqliteReadPool(file, { workers: 1, handlers: { pragmas: HANDLER }, memory: { pageCacheMb: 5, mmapMb: 0 } });
+    const pragmas = (more: boolean, snapshot?: { key: string; fresh: boolean }) => pool.run<MemoryPragmas>('pragmas', { more }, snapshot);
+    try {
+      await pragmas(true, { key: 'paging', fresh: true });
+      const besideTheSnapshot = await pragmas(false);
+      assert.equal(besideTheSnapshot.cacheSize, -5 * 1024, 'a job runs with the page cache asked for');
+      assert.equal(besideTheSnapshot.previousCacheSize, 0, 'the snapshot waiting for its next page holds no pages');
+      const nextPage = await pragmas(false, { key: 'paging', fresh: false });
+      assert.equal(nextPage.cacheSize, -5 * 1024, 'the next page has its cache again');
+      assert.equal(nextPage.previousCacheSize, 0, 'the idle connection holds no pages');
+    } finally {
+      await pool.close();
+      await db.close();
+    }
+  });
+
+  it('starts the search threads under the heap limit asked for', async () => {
+    const file = join(dir, 'heap.db');
+    const db = SqliteDatabase.open(file);
+    const limits = async (heapLimitMb: number | undefined) => {
+      const pool = new SqliteReadPool(file, { workers: 2, handlers: { pragmas: HANDLER }, heapLimitMb });
+      try {
+        return (await Promise.all([1, 2].map(() => pool.run<MemoryPragmas>('pragmas', {})))).map((reply) => reply.heapSizeLimit / 2 ** 20);
+      } finally {
+        await pool.close();
+      }
+    };
+    try {
+      // heap_size_limit is the old generation's limit plus the young generation's (48 MB at most).
+      for (const limit of await limits(96)) assert.ok(limit >= 96 && limit <= 96 + 64, `enforced ${limit} MB`);
+      for (const limit of await limits(undefined)) assert.ok(limit > 96 + 64, `Node's default: ${limit} MB`);
+    } finally {
       await db.close();
     }
   });
