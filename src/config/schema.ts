@@ -196,7 +196,7 @@ export const ConfigSchema = Type.Object(
     sqlitePageCacheMb: Type.Integer({
       default: 64,
       minimum: 1,
-      description: 'Page cache, in MB, of the embedded store\'s request-thread connection and of the event writer\'s, each.',
+      description: 'Page cache, in MB, of each of the embedded store\'s read-write connections: the request thread\'s, the event writer\'s, the forwarder\'s and the bulk alert changes\'.',
     }),
     sqliteWalLimitMb: Type.Integer({
       default: 1_024,
