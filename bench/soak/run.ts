@@ -18,6 +18,8 @@
  * RSS, with the mapped database pages that the kernel takes back under pressure. Warm-up is a count
  * of events more than a time: the writer's process cache fills after about 4 M events (ADR 0030),
  * 30 s at 120,000 events/s but 5 minutes at 14,000 on a crowded machine; give such a run more.
+ * The server inherits this process's environment: prefix the command with
+ * `MALLOC_MMAP_THRESHOLD_=131072` to run it as docs/operations.md advises (ADR 0039).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -35,10 +35,12 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ logLevel: 'chatty' as never }), /logLevel/);
   });
 
-  it('bounds the event writer\'s heap at 512 MB by default, settable from VIGIL_INGEST_WRITER_HEAP_MB, and not below 64', () => {
-    assert.equal(loadConfig().ingestWriterHeapMb, 512);
-    assert.equal(loadConfig({}, { VIGIL_INGEST_WRITER_HEAP_MB: '768' }).ingestWriterHeapMb, 768);
-    assert.throws(() => loadConfig({ ingestWriterHeapMb: 32 }), (error: unknown) => error instanceof ConfigError && /ingestWriterHeapMb/.test(error.message));
+  it('bounds the event writer\'s and the search threads\' heaps at 512 MB by default, settable from the environment, and not below 64', () => {
+    for (const [key, variable] of [['ingestWriterHeapMb', 'VIGIL_INGEST_WRITER_HEAP_MB'], ['searchHeapMb', 'VIGIL_SEARCH_HEAP_MB']] as const) {
+      assert.equal(loadConfig()[key], 512);
+      assert.equal(loadConfig({}, { [variable]: '768' })[key], 768);
+      assert.throws(() => loadConfig({ [key]: 32 }), (error: unknown) => error instanceof ConfigError && error.message.includes(key));
+    }
   });
 
   it('wants the driver\'s statement limit longer than the search limit, which it would otherwise cut short', () => {

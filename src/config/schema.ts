@@ -186,7 +186,13 @@ export const ConfigSchema = Type.Object(
     searchCacheMb: Type.Integer({
       default: 16,
       minimum: 1,
-      description: 'Page cache of each search connection to the embedded store, in MB (its pages beyond the mapped file).',
+      description: 'Page cache of a search connection to the embedded store while a search runs on it, in MB (its pages beyond the mapped file); a connection lets its pages go between searches.',
+    }),
+    searchHeapMb: Type.Integer({
+      // The search threads keep 10–30 MB live in bench/soak; a page of 10,000 segments is tens of MB.
+      default: 512,
+      minimum: 64,
+      description: 'The most each search thread of the embedded store may keep in its JavaScript heap, in MB. Past it the thread stops, its searches in flight fail and a new thread takes its place.',
     }),
     searchMmapMb: Type.Integer({
       default: 16_384,
@@ -196,7 +202,7 @@ export const ConfigSchema = Type.Object(
     sqlitePageCacheMb: Type.Integer({
       default: 64,
       minimum: 1,
-      description: 'Page cache, in MB, of the embedded store\'s request-thread connection and of the event writer\'s, each.',
+      description: 'Page cache, in MB, of each of the embedded store\'s read-write connections: the request thread\'s, the event writer\'s, the forwarder\'s and the bulk alert changes\'.',
     }),
     sqliteWalLimitMb: Type.Integer({
       default: 1_024,

@@ -36,11 +36,12 @@ export const READ_HANDLERS = {
 };
 
 /** The search pool every read below runs in. */
-export function openReadPool(file: string, config: Pick<Config, 'searchWorkers' | 'searchThreadNice' | 'searchTimeLimitMs' | 'searchCacheMb' | 'searchMmapMb'>): SqliteReadPool {
+export function openReadPool(file: string, config: Pick<Config, 'searchWorkers' | 'searchThreadNice' | 'searchTimeLimitMs' | 'searchCacheMb' | 'searchMmapMb' | 'searchHeapMb'>): SqliteReadPool {
   return new SqliteReadPool(file, {
     workers: config.searchWorkers,
     nice: config.searchThreadNice,
     memory: { pageCacheMb: config.searchCacheMb, mmapMb: config.searchMmapMb },
+    heapLimitMb: config.searchHeapMb,
     timeLimitMs: config.searchTimeLimitMs,
     untimedHandlers: [READ_HANDLERS.documentTags.name],
     handlers: Object.fromEntries(Object.values(READ_HANDLERS).map(({ name, url }) => [name, url])),

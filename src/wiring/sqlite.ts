@@ -51,7 +51,7 @@ export async function openSqliteStores(config: Config): Promise<DatabaseStores> 
     { maxEventsPerSegment: config.segmentMaxEvents, windowMs: config.segmentWindowSeconds * 1000, cacheBounds: eventStoreCacheBounds(config) },
     { lockWait: db.lockWait, pageCacheMb: config.sqlitePageCacheMb, walLimitMb: config.sqliteWalLimitMb, heapLimitMb: config.ingestWriterHeapMb },
   );
-  const alertChanges = new ThreadedAlertChanges(file, db.lockWait);
+  const alertChanges = new ThreadedAlertChanges(file, db.lockWait, config.sqlitePageCacheMb);
   const searchPool = openReadPool(file, config);
   return {
     db,

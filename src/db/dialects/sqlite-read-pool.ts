@@ -28,6 +28,8 @@ export interface ReadPoolOptions {
   memory?: ReadConnectionMemory;
   /** How much nicer than the process each worker thread runs (config searchThreadNice); 0 when absent. */
   nice?: number;
+  /** The most each worker's V8 old generation may hold, in MB (config searchHeapMb); Node's default when absent. */
+  heapLimitMb?: number;
   /** How long a job may take, from when it is sent; unlimited when absent. */
   timeLimitMs?: number;
   /**
@@ -57,6 +59,7 @@ export class SqliteReadPool {
   private closed = false;
   private readonly init: ReadWorkerInit;
   private readonly timeLimitMs: number | undefined;
+  private readonly heapLimitMb: number | undefined;
   private readonly untimed: ReadonlySet<string>;
   private readonly now: () => number;
 
@@ -70,6 +73,7 @@ export class SqliteReadPool {
     };
     this.init = init;
     this.timeLimitMs = options.timeLimitMs;
+    this.heapLimitMb = options.heapLimitMb;
     this.untimed = new Set(options.untimedHandlers);
     this.now = options.now ?? Date.now;
     this.workers = Array.from({ length: Math.max(1, options.workers) }, (_, index) => this.start(index));
@@ -134,7 +138,7 @@ export class SqliteReadPool {
   }
 
   private start(index: number): Worker {
-    const worker = startSiblingWorker(import.meta.url, 'sqlite-read', this.init);
+    const worker = startSiblingWorker(import.meta.url, 'sqlite-read', this.init, { heapLimitMb: this.heapLimitMb });
     worker.on('message', (reply: ReadReply) => {
       // A replaced worker may still answer before it stops; its replacement answers instead.
       if (this.workers[index] !== worker) return;

@@ -41,9 +41,24 @@ function open(): Database.Database {
   // Pages of the database file are read through a shared mapping instead of copied into each
   // connection's cache; the cache then mostly holds pages that are still in the WAL.
   connection.pragma(`mmap_size = ${memory.mmapMb * 2 ** 20}`);
-  connection.pragma(`cache_size = -${memory.pageCacheMb * 1024}`);
   for (const handler of handlers.values()) handler.setup?.(connection);
   return connection;
+}
+
+/**
+ * A connection has its page cache only while a job runs on it (ADR 0039). Idle connections and
+ * snapshots waiting for their next page kept theirs, up to 17 × searchCacheMb a thread, filling one
+ * by one over many minutes; while ingest runs, a read transaction finds the file changed and
+ * starts with an empty cache anyway, so letting the pages go costs a paging snapshot's next page
+ * its WAL pages, read again from the kernel's page cache. A cache_size of 0 frees every page.
+ */
+function withPageCache<T>(connection: Database.Database, work: () => T): T {
+  connection.pragma(`cache_size = -${memory.pageCacheMb * 1024}`);
+  try {
+    return work();
+  } finally {
+    connection.pragma('cache_size = 0');
+  }
 }
 
 function putBack(connection: Database.Database): void {
@@ -78,7 +93,7 @@ function run(job: ReadJob): unknown {
     const connection = open();
     connection.exec('BEGIN');
     try {
-      return handler.run(connection, job.request).result;
+      return withPageCache(connection, () => handler.run(connection, job.request).result);
     } finally {
       putBack(connection);
     }
@@ -99,7 +114,8 @@ function run(job: ReadJob): unknown {
   }
   snapshot.usedMs = now;
   try {
-    const { result, more } = handler.run(snapshot.connection, job.request);
+    const { connection } = snapshot;
+    const { result, more } = withPageCache(connection, () => handler.run(connection, job.request));
     if (!more || now < walPressureUntil) release(key);
     return result;
   } catch (error) {
@@ -134,7 +150,7 @@ function warmUp(): void {
     const step = () => {
       let done = true;
       try {
-        done = steps.next().done === true;
+        done = withPageCache(connection, () => steps.next().done === true);
       } catch (error) {
         // A cache left cold is built by the first request that needs it.
         console.error('read worker warm-up failed', error);

@@ -10,8 +10,8 @@ import type { AlertChanger, AlertChanges, AlertSelection } from './alerts.store.
 export class ThreadedAlertChanges implements AlertChanger {
   private readonly worker: WorkerClient<ChangeRequest, ChangeReply>;
 
-  constructor(file: string, lockWait?: AlertChangesInit['lockWait']) {
-    this.worker = new WorkerClient(import.meta.url, 'alert-changes', { file, lockWait } satisfies AlertChangesInit);
+  constructor(file: string, lockWait?: AlertChangesInit['lockWait'], pageCacheMb?: number) {
+    this.worker = new WorkerClient(import.meta.url, 'alert-changes', { file, lockWait, pageCacheMb } satisfies AlertChangesInit);
   }
 
   async change(selection: AlertSelection, visibility: AlertVisibility, changes: AlertChanges, atMs: number): Promise<number> {

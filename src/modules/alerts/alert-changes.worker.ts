@@ -20,12 +20,14 @@ export interface AlertChangesInit {
   file: string;
   /** The request thread's: this connection counts among those the event writer lets go first. */
   lockWait?: SharedLockWait | undefined;
+  /** config sqlitePageCacheMb */
+  pageCacheMb?: number | undefined;
 }
 
-const { file, lockWait } = workerData as AlertChangesInit;
+const { file, lockWait, pageCacheMb } = workerData as AlertChangesInit;
 // Waits on a timer like the request thread's connection: inside SQLite, its sleeps between
 // attempts grow to 100 ms, longer than the event writer holds back for it.
-const db = SqliteDatabase.open(file, { ...sharingLockWait(lockWait), yieldWhenBusy: true });
+const db = SqliteDatabase.open(file, { ...sharingLockWait(lockWait), yieldWhenBusy: true, pageCacheMb });
 const store = new SqlAlertsStore(db);
 
 serveRequests<ChangeRequest, ChangeReply>(async (request) => {
