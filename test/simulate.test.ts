@@ -212,6 +212,31 @@ describe('vigil simulate against a real server', () => {
     assert.ok(!line.includes('\n'), 'one line, redrawn in place');
   });
 
+  it('stops uploading binaries at its duration: none starts, and none is retried, after the run ends', async () => {
+    // Every binary upload is refused as transient: the sensor retries it, and its batch waits for it.
+    const [handler] = test.app.server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+    const binaryUploads: number[] = [];
+    test.app.server.removeAllListeners('request');
+    test.app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url !== '/sensor/v1/binaries') return handler!(req, res);
+      binaryUploads.push(performance.now());
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"reason":"busy"}');
+    });
+    try {
+      const summary = await simulate(options({ sensors: 1, processes: undefined, durationS: 1, rate: 1000, seed: 'binaries-at-the-end' }));
+
+      assert.ok(binaryUploads.length > 0, 'the batch referenced binaries');
+      assert.deepEqual(summary.errors, [], 'an upload given up at the end is not an error');
+      assert.equal(summary.events_sent, 0, 'a batch whose binaries were not stored by the end is not sent');
+      // The retries went on for two minutes past the end before: the run now ends with its duration.
+      assert.ok(summary.elapsed_s < 1 + 5, `streamed for ${summary.elapsed_s} s`);
+    } finally {
+      test.app.server.removeAllListeners('request');
+      test.app.server.on('request', handler!);
+    }
+  });
+
   it('fails before sending anything when the API token is wrong', async () => {
     await assert.rejects(simulate(options({ token: '0'.repeat(40) })), /install_code: 401/);
   });

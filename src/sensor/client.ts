@@ -138,10 +138,10 @@ export class SensorClient {
     return upload;
   }
 
-  /** Stores a binary's content with its metadata (retried: storing twice is harmless). */
-  async uploadBinary(metadata: BinaryMetadata, content: Buffer): Promise<{ md5: string; stored: boolean }> {
+  /** Stores a binary's content with its metadata (retried, as storing twice is harmless, until it is stored or `givenUp()`). */
+  async uploadBinary(metadata: BinaryMetadata, content: Buffer, givenUp?: () => boolean): Promise<{ md5: string; stored: boolean }> {
     const body = json({ metadata, content: content.toString('base64') });
-    return (await this.withRetry('POST', '/sensor/v1/binaries', this.auth(), body)) as { md5: string; stored: boolean };
+    return (await this.withRetry('POST', '/sensor/v1/binaries', this.auth(), body, isTransient, givenUp)) as { md5: string; stored: boolean };
   }
 
   /** Uploads what a live-response get file command fetched, before the command is acknowledged (retried: storing twice is harmless). */
@@ -166,6 +166,7 @@ export class SensorClient {
 
   private async withRetry(
     method: string, path: string, headers: Record<string, string>, body?: Buffer, retried: (status: number) => boolean = isTransient,
+    givenUp: () => boolean = () => false,
   ): Promise<unknown> {
     let delay = this.retry.initialDelayMs;
     let failingSince: number | undefined;
@@ -173,13 +174,14 @@ export class SensorClient {
       try {
         return await this.call(method, path, headers, body);
       } catch (error) {
-        if (!(error instanceof SensorRequestError) || !retried(error.status)) throw error;
+        if (!(error instanceof SensorRequestError) || !retried(error.status) || givenUp()) throw error;
         failingSince ??= Date.now();
         if (Date.now() - failingSince >= this.retry.giveUpAfterMs) {
           throw new SensorRequestError(0, 'unreachable', `${method} ${path}: gave up after ${this.retry.giveUpAfterMs} ms: ${(error as Error).message}`);
         }
         // Spread out, so that sensors told the same Retry-After do not all come back at once.
         await sleep(Math.min(error.retryAfterMs ?? 0, this.retry.maxDelayMs) + delay / 2 + Math.random() * delay);
+        if (givenUp()) throw error;
         delay = Math.min(delay * 2, this.retry.maxDelayMs);
         this.retries++;
       }

@@ -207,7 +207,9 @@ async function stream(endpoint: Endpoint, client: SensorClient, { batchSize, sto
   let batch = next();
   while (batch) {
     await throttled(endpoint, batch);
-    if (!(await uploadBinaries(endpoint, client, batch.binaries, totals))) return;
+    if (!(await uploadBinaries(endpoint, client, batch.binaries, totals, stopping))) return;
+    // A batch made before the end whose binaries took past it is not sent: a run ends at its duration.
+    if (stopping()) return;
     await pacer?.take(batch.events.length);
     const { events } = batch;
     const seq = ++sequence;
@@ -250,12 +252,19 @@ async function throttled(endpoint: Endpoint, batch: { events: SensorEvent[]; bin
   if (wait > 0) await sleep(wait);
 }
 
-async function uploadBinaries(endpoint: Endpoint, client: SensorClient, binaries: Binary[], totals: Totals): Promise<boolean> {
+/**
+ * Uploads a batch's binaries; false once one failed or the run is stopping. None starts, and none
+ * is retried, after the run's end: a fleet's first batches reference hundreds of binaries each, and
+ * uploads going on past --duration were a load the benchmark took for the run's (issue 22 point 5).
+ */
+async function uploadBinaries(endpoint: Endpoint, client: SensorClient, binaries: Binary[], totals: Totals, stopping: () => boolean): Promise<boolean> {
   for (let i = 0; i < binaries.length; i += BINARY_UPLOADS_IN_PARALLEL) {
+    if (stopping()) return false;
     try {
-      await Promise.all(binaries.slice(i, i + BINARY_UPLOADS_IN_PARALLEL).map((b) => client.uploadBinary(b.metadata, b.content)));
+      await Promise.all(binaries.slice(i, i + BINARY_UPLOADS_IN_PARALLEL).map((b) => client.uploadBinary(b.metadata, b.content, stopping)));
     } catch (error) {
-      noteError(totals, `${endpoint.hostname}: binary upload: ${(error as Error).message}`);
+      // One given up because the run ended did not fail.
+      if (!stopping()) noteError(totals, `${endpoint.hostname}: binary upload: ${(error as Error).message}`);
       return false;
     }
     totals.binaries += Math.min(BINARY_UPLOADS_IN_PARALLEL, binaries.length - i);
