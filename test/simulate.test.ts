@@ -212,6 +212,23 @@ describe('vigil simulate against a real server', () => {
     assert.ok(!line.includes('\n'), 'one line, redrawn in place');
   });
 
+  it('holds two connections per sensor, one for its check-ins and one for its uploads, however many binaries it sends', async () => {
+    let connections = 0;
+    const counted = () => connections++;
+    test.app.server.on('connection', counted);
+    try {
+      const summary = await simulate(options({ sensors: 1, seed: 'two-connections', checkinIntervalS: 0.2 }));
+
+      assert.deepEqual(summary.errors, []);
+      assert.ok(summary.binaries > 4, `${summary.binaries} binaries, more than go at once`);
+      assert.ok(summary.checkins > 0);
+      // The install code's read has a connection of its own: three in all.
+      assert.ok(connections <= 3, `${connections} connections`);
+    } finally {
+      test.app.server.off('connection', counted);
+    }
+  });
+
   it('stops uploading binaries at its duration: none starts, and none is retried, after the run ends', async () => {
     // Every binary upload is refused as transient: the sensor retries it, and its batch waits for it.
     const [handler] = test.app.server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];

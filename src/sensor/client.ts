@@ -29,6 +29,11 @@ export interface SensorClientOptions {
   server: string;
   /** Share one keep-alive Agent among many clients; by default each client makes its own. */
   agent?: HttpAgent | undefined;
+  /**
+   * The Agent for registration and check-ins, when they should not share `agent`'s connections:
+   * a sensor whose uploads hold its connection still checks in at once, over a connection of its own.
+   */
+  checkinAgent?: HttpAgent | undefined;
   /** Verify the server's certificate. Default: only when `ca` is given, as Vigil serves a self-signed one. */
   rejectUnauthorized?: boolean | undefined;
   /** PEM of the CA (or the self-signed certificate) to verify the server against. */
@@ -65,12 +70,17 @@ interface Reply {
   retryAfterMs: number | undefined;
 }
 
+/** What goes over `checkinAgent`: the sensor's control exchanges, never its uploads. */
+const CHECKIN_PATHS = new Set(['/sensor/v1/register', '/sensor/v1/checkin']);
+
 const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5_000, giveUpAfterMs: 120_000 };
 
 /** A keep-alive Agent for the server's scheme, with the TLS options given. */
-export function createAgent(server: string, tls: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } = {}): HttpAgent {
-  if (new URL(server).protocol === 'http:') return new HttpAgent({ keepAlive: true });
-  return new HttpsAgent({ keepAlive: true, rejectUnauthorized: tls.rejectUnauthorized ?? tls.ca !== undefined, ca: tls.ca });
+export function createAgent(
+  server: string, tls: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } = {}, maxSockets = Infinity,
+): HttpAgent {
+  if (new URL(server).protocol === 'http:') return new HttpAgent({ keepAlive: true, maxSockets });
+  return new HttpsAgent({ keepAlive: true, maxSockets, rejectUnauthorized: tls.rejectUnauthorized ?? tls.ca !== undefined, ca: tls.ca });
 }
 
 /** The install code of a sensor group, read by an administrator of the group with an API token. */
@@ -89,6 +99,7 @@ export class SensorClient {
 
   private readonly base: URL;
   private readonly agent: HttpAgent;
+  private readonly checkinAgent: HttpAgent;
   private readonly send: typeof httpRequest;
   private readonly retry: RetryPolicy;
   private readonly gzip: boolean;
@@ -99,6 +110,7 @@ export class SensorClient {
     this.base = new URL(options.server);
     if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:') throw new Error(`server must be an https:// or http:// URL, not ${options.server}`);
     this.agent = options.agent ?? createAgent(options.server, options);
+    this.checkinAgent = options.checkinAgent ?? this.agent;
     this.send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.gzip = options.gzip ?? true;
@@ -207,7 +219,7 @@ export class SensorClient {
   private exchange(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Reply> {
     return new Promise((resolve, reject) => {
       const request = this.send(new URL(path, this.base), {
-        method, agent: this.agent, timeout: this.timeoutMs,
+        method, agent: CHECKIN_PATHS.has(path) ? this.checkinAgent : this.agent, timeout: this.timeoutMs,
         headers: body ? { 'content-type': 'application/json', ...headers, 'content-length': String(body.length) } : headers,
       }, (response: IncomingMessage) => {
         const chunks: Buffer[] = [];

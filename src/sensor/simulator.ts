@@ -131,14 +131,16 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   const batchCap = options.batchSize ?? 2000;
   // Under a rate limit, batches shrink so that each sensor still sends about one a second.
   const batchSize = options.rate ? Math.max(1, Math.min(batchCap, Math.ceil(options.rate / options.sensors))) : batchCap;
-  // An agent, and so kept-alive connections, of each sensor's own, as a real fleet holds them: a
-  // shared agent opened a connection per request in flight, so a server slowed down met a wave of
-  // new connections and their TLS handshakes, queued behind its accept (issue 22 point 5).
+  // Each sensor holds two kept-alive connections, as a real one does: one for registration and
+  // check-ins, one for its uploads, which take turns on it. A shared agent, and then an agent of
+  // each sensor's own without a cap, opened a connection per request in flight: 1,000 uploading
+  // sensors sending four binaries at a time met a server slowed down with thousands of new
+  // connections waiting in its accept queue, their check-ins among them (issue 22 point 5).
   const agents: Agent[] = [];
   const connection = () => {
-    const agent = createAgent(options.server, options);
-    agents.push(agent);
-    return { server: options.server, agent, gzip: options.gzip };
+    const [agent, checkinAgent] = [createAgent(options.server, options, 1), createAgent(options.server, options, 1)];
+    agents.push(agent, checkinAgent);
+    return { server: options.server, agent, checkinAgent, gzip: options.gzip };
   };
   let started = performance.now();
   const latencies = new LatencyByMinute(() => started);
