@@ -212,20 +212,23 @@ describe('vigil simulate against a real server', () => {
     assert.ok(!line.includes('\n'), 'one line, redrawn in place');
   });
 
-  it('holds two connections per sensor, one for its check-ins and one for its uploads, however many binaries it sends', async () => {
-    let connections = 0;
-    const counted = () => connections++;
-    test.app.server.on('connection', counted);
+  it('checks in over a connection of its own, which its uploads never take', async () => {
+    const control = new Set<unknown>();
+    const uploads = new Set<unknown>();
+    const seen = (req: IncomingMessage) => {
+      const isControl = req.url === '/sensor/v1/checkin' || req.url === '/sensor/v1/register';
+      (isControl ? control : req.url?.startsWith('/sensor/') ? uploads : new Set()).add(req.socket);
+    };
+    test.app.server.on('request', seen);
     try {
-      const summary = await simulate(options({ sensors: 1, seed: 'two-connections', checkinIntervalS: 0.2 }));
+      const summary = await simulate(options({ sensors: 1, seed: 'own-connection', checkinIntervalS: 0.1 }));
 
       assert.deepEqual(summary.errors, []);
-      assert.ok(summary.binaries > 4, `${summary.binaries} binaries, more than go at once`);
-      assert.ok(summary.checkins > 0);
-      // The install code's read has a connection of its own: three in all.
-      assert.ok(connections <= 3, `${connections} connections`);
+      assert.ok(summary.checkins > 1 && summary.binaries > 4, `${summary.checkins} check-ins, ${summary.binaries} binaries`);
+      assert.equal(control.size, 1, 'registration and every check-in over one connection');
+      assert.ok(![...control].some((socket) => uploads.has(socket)), 'no upload on it');
     } finally {
-      test.app.server.off('connection', counted);
+      test.app.server.off('request', seen);
     }
   });
 
