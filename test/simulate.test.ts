@@ -212,6 +212,51 @@ describe('vigil simulate against a real server', () => {
     assert.ok(!line.includes('\n'), 'one line, redrawn in place');
   });
 
+  it('checks in over a connection of its own, which its uploads never take', async () => {
+    const control = new Set<unknown>();
+    const uploads = new Set<unknown>();
+    const seen = (req: IncomingMessage) => {
+      const isControl = req.url === '/sensor/v1/checkin' || req.url === '/sensor/v1/register';
+      (isControl ? control : req.url?.startsWith('/sensor/') ? uploads : new Set()).add(req.socket);
+    };
+    test.app.server.on('request', seen);
+    try {
+      const summary = await simulate(options({ sensors: 1, seed: 'own-connection', checkinIntervalS: 0.1 }));
+
+      assert.deepEqual(summary.errors, []);
+      assert.ok(summary.checkins > 1 && summary.binaries > 4, `${summary.checkins} check-ins, ${summary.binaries} binaries`);
+      assert.equal(control.size, 1, 'registration and every check-in over one connection');
+      assert.ok(![...control].some((socket) => uploads.has(socket)), 'no upload on it');
+    } finally {
+      test.app.server.off('request', seen);
+    }
+  });
+
+  it('stops uploading binaries at its duration: none starts, and none is retried, after the run ends', async () => {
+    // Every binary upload is refused as transient: the sensor retries it, and its batch waits for it.
+    const [handler] = test.app.server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+    const binaryUploads: number[] = [];
+    test.app.server.removeAllListeners('request');
+    test.app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url !== '/sensor/v1/binaries') return handler!(req, res);
+      binaryUploads.push(performance.now());
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"reason":"busy"}');
+    });
+    try {
+      const summary = await simulate(options({ sensors: 1, processes: undefined, durationS: 1, rate: 1000, seed: 'binaries-at-the-end' }));
+
+      assert.ok(binaryUploads.length > 0, 'the batch referenced binaries');
+      assert.deepEqual(summary.errors, [], 'an upload given up at the end is not an error');
+      assert.equal(summary.events_sent, 0, 'a batch whose binaries were not stored by the end is not sent');
+      // The retries went on for two minutes past the end before: the run now ends with its duration.
+      assert.ok(summary.elapsed_s < 1 + 5, `streamed for ${summary.elapsed_s} s`);
+    } finally {
+      test.app.server.removeAllListeners('request');
+      test.app.server.on('request', handler!);
+    }
+  });
+
   it('fails before sending anything when the API token is wrong', async () => {
     await assert.rejects(simulate(options({ token: '0'.repeat(40) })), /install_code: 401/);
   });

@@ -29,6 +29,11 @@ export interface SensorClientOptions {
   server: string;
   /** Share one keep-alive Agent among many clients; by default each client makes its own. */
   agent?: HttpAgent | undefined;
+  /**
+   * The Agent for registration and check-ins, when they should not share `agent`'s connections:
+   * a sensor whose uploads hold its connection still checks in at once, over a connection of its own.
+   */
+  checkinAgent?: HttpAgent | undefined;
   /** Verify the server's certificate. Default: only when `ca` is given, as Vigil serves a self-signed one. */
   rejectUnauthorized?: boolean | undefined;
   /** PEM of the CA (or the self-signed certificate) to verify the server against. */
@@ -65,12 +70,17 @@ interface Reply {
   retryAfterMs: number | undefined;
 }
 
+/** What goes over `checkinAgent`: the sensor's control exchanges, never its uploads. */
+const CHECKIN_PATHS = new Set(['/sensor/v1/register', '/sensor/v1/checkin']);
+
 const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5_000, giveUpAfterMs: 120_000 };
 
 /** A keep-alive Agent for the server's scheme, with the TLS options given. */
-export function createAgent(server: string, tls: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } = {}): HttpAgent {
-  if (new URL(server).protocol === 'http:') return new HttpAgent({ keepAlive: true });
-  return new HttpsAgent({ keepAlive: true, rejectUnauthorized: tls.rejectUnauthorized ?? tls.ca !== undefined, ca: tls.ca });
+export function createAgent(
+  server: string, tls: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } = {}, maxSockets = Infinity,
+): HttpAgent {
+  if (new URL(server).protocol === 'http:') return new HttpAgent({ keepAlive: true, maxSockets });
+  return new HttpsAgent({ keepAlive: true, maxSockets, rejectUnauthorized: tls.rejectUnauthorized ?? tls.ca !== undefined, ca: tls.ca });
 }
 
 /** The install code of a sensor group, read by an administrator of the group with an API token. */
@@ -89,6 +99,7 @@ export class SensorClient {
 
   private readonly base: URL;
   private readonly agent: HttpAgent;
+  private readonly checkinAgent: HttpAgent;
   private readonly send: typeof httpRequest;
   private readonly retry: RetryPolicy;
   private readonly gzip: boolean;
@@ -99,6 +110,7 @@ export class SensorClient {
     this.base = new URL(options.server);
     if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:') throw new Error(`server must be an https:// or http:// URL, not ${options.server}`);
     this.agent = options.agent ?? createAgent(options.server, options);
+    this.checkinAgent = options.checkinAgent ?? this.agent;
     this.send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.gzip = options.gzip ?? true;
@@ -138,10 +150,10 @@ export class SensorClient {
     return upload;
   }
 
-  /** Stores a binary's content with its metadata (retried: storing twice is harmless). */
-  async uploadBinary(metadata: BinaryMetadata, content: Buffer): Promise<{ md5: string; stored: boolean }> {
+  /** Stores a binary's content with its metadata (retried, as storing twice is harmless, until it is stored or `givenUp()`). */
+  async uploadBinary(metadata: BinaryMetadata, content: Buffer, givenUp?: () => boolean): Promise<{ md5: string; stored: boolean }> {
     const body = json({ metadata, content: content.toString('base64') });
-    return (await this.withRetry('POST', '/sensor/v1/binaries', this.auth(), body)) as { md5: string; stored: boolean };
+    return (await this.withRetry('POST', '/sensor/v1/binaries', this.auth(), body, isTransient, givenUp)) as { md5: string; stored: boolean };
   }
 
   /** Uploads what a live-response get file command fetched, before the command is acknowledged (retried: storing twice is harmless). */
@@ -166,6 +178,7 @@ export class SensorClient {
 
   private async withRetry(
     method: string, path: string, headers: Record<string, string>, body?: Buffer, retried: (status: number) => boolean = isTransient,
+    givenUp: () => boolean = () => false,
   ): Promise<unknown> {
     let delay = this.retry.initialDelayMs;
     let failingSince: number | undefined;
@@ -173,13 +186,14 @@ export class SensorClient {
       try {
         return await this.call(method, path, headers, body);
       } catch (error) {
-        if (!(error instanceof SensorRequestError) || !retried(error.status)) throw error;
+        if (!(error instanceof SensorRequestError) || !retried(error.status) || givenUp()) throw error;
         failingSince ??= Date.now();
         if (Date.now() - failingSince >= this.retry.giveUpAfterMs) {
           throw new SensorRequestError(0, 'unreachable', `${method} ${path}: gave up after ${this.retry.giveUpAfterMs} ms: ${(error as Error).message}`);
         }
         // Spread out, so that sensors told the same Retry-After do not all come back at once.
         await sleep(Math.min(error.retryAfterMs ?? 0, this.retry.maxDelayMs) + delay / 2 + Math.random() * delay);
+        if (givenUp()) throw error;
         delay = Math.min(delay * 2, this.retry.maxDelayMs);
         this.retries++;
       }
@@ -205,7 +219,7 @@ export class SensorClient {
   private exchange(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Reply> {
     return new Promise((resolve, reject) => {
       const request = this.send(new URL(path, this.base), {
-        method, agent: this.agent, timeout: this.timeoutMs,
+        method, agent: CHECKIN_PATHS.has(path) ? this.checkinAgent : this.agent, timeout: this.timeoutMs,
         headers: body ? { 'content-type': 'application/json', ...headers, 'content-length': String(body.length) } : headers,
       }, (response: IncomingMessage) => {
         const chunks: Buffer[] = [];

@@ -18,7 +18,7 @@ export interface IdleFleetOptions {
   startMs: number;
   binaries: BinaryCatalog;
   /** A new connection setting for each sensor: each keeps its own connection, as a real one does. */
-  connection: () => { server: string; agent: Agent; gzip?: boolean | undefined };
+  connection: () => { server: string; agent: Agent; checkinAgent?: Agent | undefined; gzip?: boolean | undefined };
   installCode: string;
   intervalMs: number;
   onRefused: (endpoint: Endpoint) => (error: Error) => void;

@@ -131,14 +131,16 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSu
   const batchCap = options.batchSize ?? 2000;
   // Under a rate limit, batches shrink so that each sensor still sends about one a second.
   const batchSize = options.rate ? Math.max(1, Math.min(batchCap, Math.ceil(options.rate / options.sensors))) : batchCap;
-  // An agent, and so kept-alive connections, of each sensor's own, as a real fleet holds them: a
-  // shared agent opened a connection per request in flight, so a server slowed down met a wave of
-  // new connections and their TLS handshakes, queued behind its accept (issue 22 point 5).
+  // Each sensor keeps a connection for registration and check-ins, and at most as many for its
+  // uploads as it sends at once. An agent per sensor without a cap opened a connection per request
+  // in flight, check-ins included: under upload load a check-in that found its sensor's sockets
+  // busy waited in the server's accept queue among thousands of new connections, up to 121 s in
+  // bench/sensors (issue 22 point 5).
   const agents: Agent[] = [];
   const connection = () => {
-    const agent = createAgent(options.server, options);
-    agents.push(agent);
-    return { server: options.server, agent, gzip: options.gzip };
+    const [agent, checkinAgent] = [createAgent(options.server, options, BINARY_UPLOADS_IN_PARALLEL), createAgent(options.server, options, 1)];
+    agents.push(agent, checkinAgent);
+    return { server: options.server, agent, checkinAgent, gzip: options.gzip };
   };
   let started = performance.now();
   const latencies = new LatencyByMinute(() => started);
@@ -207,7 +209,9 @@ async function stream(endpoint: Endpoint, client: SensorClient, { batchSize, sto
   let batch = next();
   while (batch) {
     await throttled(endpoint, batch);
-    if (!(await uploadBinaries(endpoint, client, batch.binaries, totals))) return;
+    if (!(await uploadBinaries(endpoint, client, batch.binaries, totals, stopping))) return;
+    // A batch made before the end whose binaries took past it is not sent: a run ends at its duration.
+    if (stopping()) return;
     await pacer?.take(batch.events.length);
     const { events } = batch;
     const seq = ++sequence;
@@ -250,12 +254,19 @@ async function throttled(endpoint: Endpoint, batch: { events: SensorEvent[]; bin
   if (wait > 0) await sleep(wait);
 }
 
-async function uploadBinaries(endpoint: Endpoint, client: SensorClient, binaries: Binary[], totals: Totals): Promise<boolean> {
+/**
+ * Uploads a batch's binaries; false once one failed or the run is stopping. None starts, and none
+ * is retried, after the run's end: a fleet's first batches reference hundreds of binaries each, and
+ * uploads going on past --duration were a load the benchmark took for the run's (issue 22 point 5).
+ */
+async function uploadBinaries(endpoint: Endpoint, client: SensorClient, binaries: Binary[], totals: Totals, stopping: () => boolean): Promise<boolean> {
   for (let i = 0; i < binaries.length; i += BINARY_UPLOADS_IN_PARALLEL) {
+    if (stopping()) return false;
     try {
-      await Promise.all(binaries.slice(i, i + BINARY_UPLOADS_IN_PARALLEL).map((b) => client.uploadBinary(b.metadata, b.content)));
+      await Promise.all(binaries.slice(i, i + BINARY_UPLOADS_IN_PARALLEL).map((b) => client.uploadBinary(b.metadata, b.content, stopping)));
     } catch (error) {
-      noteError(totals, `${endpoint.hostname}: binary upload: ${(error as Error).message}`);
+      // One given up because the run ended did not fail.
+      if (!stopping()) noteError(totals, `${endpoint.hostname}: binary upload: ${(error as Error).message}`);
       return false;
     }
     totals.binaries += Math.min(BINARY_UPLOADS_IN_PARALLEL, binaries.length - i);
