@@ -17,7 +17,11 @@ export function startServer(args: string[], env: Record<string, string> = {}): P
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    // A server that does not start in time is stopped: left running, it would hold the test file open forever.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within a minute:\n${output}`));
+    }, 60_000);
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
