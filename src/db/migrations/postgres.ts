@@ -13,7 +13,6 @@ import { BINARY_CONTENT_PIECES_MIGRATION } from './postgres/007-binary-content-p
 import { SENSOR_STATE_CHANGES_MIGRATION } from './postgres/008-sensor-state-changes.js';
 import { SEARCH_COVERING_INDEXES_MIGRATION } from './postgres/009-search-covering-indexes.js';
 import { SENSOR_SEQUENCES_MIGRATION } from './postgres/010-sensor-sequences.js';
-import { TALLY_PROBES_MIGRATION } from './postgres/011-tally-probes.js';
 import type { Migration } from './types.js';
 
 export const postgresMigrations: readonly Migration[] = [
@@ -27,5 +26,4 @@ export const postgresMigrations: readonly Migration[] = [
   SENSOR_STATE_CHANGES_MIGRATION,
   SEARCH_COVERING_INDEXES_MIGRATION,
   SENSOR_SEQUENCES_MIGRATION,
-  TALLY_PROBES_MIGRATION,
 ];

@@ -1,8 +1,7 @@
 /**
- * The event store's reads before a commit probe the index once per key (event-store.reads.postgres.ts),
- * and so does the name tally's trigger on the counts the commit adds (migration 11): a commit asks
- * for hundreds of processes, nearly all of them new, and a plain join of the keys to the table
- * hashed every process the table held, on every commit.
+ * The event store's reads before a commit probe the index once per key (event-store.reads.postgres.ts):
+ * a commit asks for hundreds of processes, nearly all of them new, and a plain join of the keys
+ * to the table hashed every process the table held, on every commit.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -45,26 +44,6 @@ describe('the PostgreSQL event store’s reads before a commit', () => {
     const ids = Array.from({ length: ASKED }, (_, i) => i + 1);
     const text = await plan(LATEST_HOT_SEGMENTS, [ids.map((id) => 1 + (id % 32)), ids, 0]);
     assert.doesNotMatch(text, /Seq Scan on segments/, text);
-  });
-
-  it('adds a commit’s per-process counts to the name tally by probing processes, not by reading the table', async () => {
-    const client = await db.pool.connect();
-    const plans: string[] = [];
-    client.on('notice', (notice) => plans.push(notice.message ?? ''));
-    try {
-      // auto_explain shows the plans of the statements the tally's trigger runs (migration 11).
-      await client.query("LOAD 'auto_explain'");
-      await client.query('SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice');
-      await client.query(`INSERT INTO process_segment_counts (sensor_id, process_row, segments)
-        SELECT 1 + n % 32, n, 1 FROM generate_series(1, ${ASKED}) n`);
-    } finally {
-      client.release(true);
-    }
-    const tally = plans.find((plan) => plan.includes('INSERT INTO process_name_segment_counts'));
-    assert.ok(tally, plans.join('\n'));
-    assert.doesNotMatch(tally, /Seq Scan on processes/, tally);
-    const counted = await db.get<{ processes: number }>('SELECT sum(processes)::int AS processes FROM process_name_segment_counts');
-    assert.equal(counted?.processes, ASKED);
   });
 
   it('answers with the known processes and the latest segment at or above the hot floor, with its next chunk', async () => {

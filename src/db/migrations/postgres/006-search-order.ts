@@ -30,40 +30,18 @@ export const REBUILD_PROCESS_NAME_TALLY = `
   GROUP BY 1, 2, 3;
 `;
 
-/** The rows of `delta` (d) joined to their process rows (p): a plain join, which migration 11 replaces. */
-const JOINED = (delta: string) => `(${delta}) d JOIN processes p ON p.sensor_id = d.sensor_id AND p.id = d.process_row`;
-
 /**
  * Adds each process's change (the rows of `delta`: sensor_id, process_row, segments, and processes:
  * 1 counted anew, -1 no longer counted, 0 still counted) to its name's tally.
  */
-const addToTally = (delta: string, join: (delta: string) => string) => `
+const addToTally = (delta: string) => `
   INSERT INTO process_name_segment_counts (sensor_id, group_id, process_name, segments, processes)
   SELECT p.sensor_id, p.group_id, p.process_name, sum(d.segments), sum(d.processes)
-  FROM ${join(delta)}
+  FROM (${delta}) d JOIN processes p ON p.sensor_id = d.sensor_id AND p.id = d.process_row
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT (sensor_id, group_id, process_name) DO UPDATE
     SET segments = process_name_segment_counts.segments + excluded.segments, processes = process_name_segment_counts.processes + excluded.processes;
 `;
-
-/** The three functions the tally's triggers on process_segment_counts run, each adding its rows' change. */
-export const tallyFunctions = (create: string, join: (delta: string) => string) => `
-    ${create} process_name_tally_added() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      ${addToTally('SELECT sensor_id, process_row, segments, 1 AS processes FROM added', join)}
-      RETURN NULL;
-    END $$;
-    ${create} process_name_tally_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      ${addToTally(`SELECT a.sensor_id, a.process_row, a.segments - b.segments AS segments, 0 AS processes
-        FROM after_change a JOIN before_change b ON b.sensor_id = a.sensor_id AND b.process_row = a.process_row`, join)}
-      RETURN NULL;
-    END $$;
-    ${create} process_name_tally_removed() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      ${addToTally('SELECT sensor_id, process_row, -segments AS segments, -1 AS processes FROM removed', join)}
-      RETURN NULL;
-    END $$;`;
 
 export const SEARCH_ORDER_MIGRATION: Migration = {
   version: 6,
@@ -83,7 +61,23 @@ export const SEARCH_ORDER_MIGRATION: Migration = {
       PRIMARY KEY (sensor_id, group_id, process_name)
     );
     ${REBUILD_PROCESS_NAME_TALLY}
-${tallyFunctions('CREATE FUNCTION', JOINED)}
+
+    CREATE FUNCTION process_name_tally_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      ${addToTally('SELECT sensor_id, process_row, segments, 1 AS processes FROM added')}
+      RETURN NULL;
+    END $$;
+    CREATE FUNCTION process_name_tally_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      ${addToTally(`SELECT a.sensor_id, a.process_row, a.segments - b.segments AS segments, 0 AS processes
+        FROM after_change a JOIN before_change b ON b.sensor_id = a.sensor_id AND b.process_row = a.process_row`)}
+      RETURN NULL;
+    END $$;
+    CREATE FUNCTION process_name_tally_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      ${addToTally('SELECT sensor_id, process_row, -segments AS segments, -1 AS processes FROM removed')}
+      RETURN NULL;
+    END $$;
     CREATE TRIGGER process_name_tally_added AFTER INSERT ON process_segment_counts
       REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION process_name_tally_added();
     CREATE TRIGGER process_name_tally_changed AFTER UPDATE ON process_segment_counts
