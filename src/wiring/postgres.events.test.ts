@@ -65,7 +65,7 @@ describe('PostgreSQL wiring: ingest commits overlap', () => {
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO host_segment_counts%'"))!.n === 1,
       'the first commit waits for the lock');
       await until(async () => (await db.get<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND query LIKE '%FROM processes p JOIN unnest%'"))!.n === 1,
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND query LIKE '%AS k(sensor_id, pid, start_ms)%'"))!.n === 1,
       'the second commit has read what its pass needs');
     } finally {
       await blocker.query('ROLLBACK');

@@ -60,7 +60,7 @@ describe('PostgreSQL event store, overlapping commits', () => {
       const secondCommit = store.commit([second]);
       // The second commit reads (and then runs its pass) while the first still waits to write.
       await until(async () => ((await db.get<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND query LIKE '%FROM processes p JOIN unnest%'"))!.n === 1 ? true : undefined));
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND query LIKE '%AS k(sensor_id, pid, start_ms)%'"))!.n === 1 ? true : undefined));
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.deepEqual(await blocked.waiting(), [writer]);
       await db.pool.query('SELECT pg_terminate_backend($1)', [writer]);

@@ -24,31 +24,39 @@ const numeric = (row: Record<string, unknown>, texts: readonly string[] = []) =>
   Object.fromEntries(Object.entries(row).map(([k, v]) => [k, texts.includes(k) ? v : Number(v)]));
 
 /**
+ * One index probe per key, forced by the LIMIT inside LATERAL (which PostgreSQL does not flatten
+ * into a join). As a plain join of the keys to processes, the planner hashed the whole table
+ * until it held some 50,000 processes, and each commit asks for hundreds of keys, nearly all of
+ * processes not yet written: 9 ms per commit at 10,000 processes instead of 0.7 ms.
+ */
+export const PROCESSES_BY_KEY = `
+  SELECT p.* FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS k(sensor_id, pid, start_ms)
+  CROSS JOIN LATERAL (
+    SELECT sensor_id, id, pid, start_ms, process_name, md5, group_id, hostname, host_type, os_type FROM processes
+    WHERE sensor_id = k.sensor_id AND pid = k.pid AND start_ms = k.start_ms LIMIT 1
+  ) p`;
+
+/** Each process's latest segment at or above the hot floor, by a backward probe of (sensor, process, segment) for the same reason. */
+export const LATEST_HOT_SEGMENTS = `
+  SELECT s.*, (SELECT coalesce(max(c.chunk), -1) + 1 FROM event_chunks c
+    WHERE c.sensor_id = s.sensor_id AND c.segment_row = s.id AND c.segment_id = s.segment_id) AS next_chunk
+  FROM unnest($1::bigint[], $2::bigint[]) AS k(sensor_id, process_id)
+  CROSS JOIN LATERAL (
+    SELECT * FROM segments WHERE sensor_id = k.sensor_id AND process_id = k.process_id AND segment_id >= $3 ORDER BY segment_id DESC LIMIT 1
+  ) s`;
+
+/**
  * The processes of these (sensor, pid, start) keys that have rows, each with its latest segment
  * in the hot partition (segment id at least `hotFloor`): the one its next events may continue.
  */
 export async function readProcesses(client: pg.PoolClient, keys: readonly [number, number, number][], hotFloor: number): Promise<ProcessState[]> {
-  const found = await client.query(
-    `SELECT p.sensor_id, p.id, p.pid, p.start_ms, p.process_name, p.md5, p.group_id, p.hostname, p.host_type, p.os_type
-     FROM processes p JOIN unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS k(sensor_id, pid, start_ms)
-       ON p.sensor_id = k.sensor_id AND p.pid = k.pid AND p.start_ms = k.start_ms`,
-    [keys.map((k) => k[0]), keys.map((k) => k[1]), keys.map((k) => k[2])],
-  );
+  const found = await client.query(PROCESSES_BY_KEY, [keys.map((k) => k[0]), keys.map((k) => k[1]), keys.map((k) => k[2])]);
   if (found.rows.length === 0) return [];
   const processes = found.rows.map((r: Record<string, unknown>) => numeric(r, ['process_name', 'md5', 'hostname', 'host_type', 'os_type']) as {
     sensor_id: number; id: number; pid: number; start_ms: number; process_name: string; md5: string;
     group_id: number; hostname: string; host_type: string; os_type: string;
   });
-  const segments = await client.query(
-    `SELECT DISTINCT ON (s.sensor_id, s.process_id) s.*,
-       (SELECT coalesce(max(c.chunk), -1) + 1 FROM event_chunks c
-        WHERE c.sensor_id = s.sensor_id AND c.segment_row = s.id AND c.segment_id = s.segment_id) AS next_chunk
-     FROM segments s JOIN unnest($1::bigint[], $2::bigint[]) AS k(sensor_id, process_id)
-       ON s.sensor_id = k.sensor_id AND s.process_id = k.process_id
-     WHERE s.segment_id >= $3
-     ORDER BY s.sensor_id, s.process_id, s.segment_id DESC`,
-    [processes.map((p) => p.sensor_id), processes.map((p) => p.id), hotFloor],
-  );
+  const segments = await client.query(LATEST_HOT_SEGMENTS, [processes.map((p) => p.sensor_id), processes.map((p) => p.id), hotFloor]);
   const open = new Map(segments.rows.map((r: Record<string, unknown>) => {
     const row = numeric(r) as unknown as SegmentRow & { sensor_id: number };
     return [`${row.sensor_id}:${row.process_id}`, { ...toSegmentState(row), sensorId: row.sensor_id }];
