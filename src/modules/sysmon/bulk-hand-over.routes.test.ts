@@ -40,15 +40,21 @@ async function shipper(test: TestApp) {
 async function stored(test: TestApp) {
   const headers = as(test.adminToken);
   const { events_accepted, events_rejected, ...stats } = (await test.app.inject({ url: '/api/v1/ingest/stats', headers })).json();
-  const sensors = (await test.app.inject({ url: '/api/v1/sensor', headers })).json()
-    .map((sensor: Record<string, unknown>) => [sensor.computer_name, sensor.os_type]).sort();
+  const listed: Record<string, unknown>[] = (await test.app.inject({ url: '/api/v1/sensor', headers })).json();
+  const sensors = listed.map((sensor) => [sensor.computer_name, sensor.os_type]).sort();
+  // Hosts first seen in one body are registered side by side, so which gets which sensor id may
+  // differ between the two apps: ids are compared by the host they name.
+  const hostOf = new Map(listed.map((sensor) => [Number(sensor.id), String(sensor.computer_name)]));
+  const byHost = <T>(value: T): T => JSON.parse(JSON.stringify(value)
+    .replace(/"sensor_id":(\d+)/gu, (_, id: string) => `"sensor_id":"${hostOf.get(Number(id))}"`)
+    .replace(/\b([0-9a-f]{8})-(?=[0-9a-f]{4}-)/gu, (prefix, id: string) => (hostOf.has(parseInt(id, 16)) ? `${hostOf.get(parseInt(id, 16))}-` : prefix))) as T;
   const found = await searchProcesses(test, { q: '', rows: 10_000 });
   const processes = [];
   for (const process of found.results) {
     const { id, segment_id, ...fields } = process as Record<string, unknown>;
     for (const clock of SERVER_CLOCK_FIELDS) delete fields[clock];
     const events = (await test.app.inject({ url: `/api/v1/process/${id}/${segment_id}/event`, headers })).json().process;
-    processes.push({ fields, events: ['filemod_complete', 'regmod_complete', 'netconn_complete', 'modload_complete', 'crossproc_complete', 'childproc_complete'].map((type) => events[type]) });
+    processes.push(byHost({ fields, events: ['filemod_complete', 'regmod_complete', 'netconn_complete', 'modload_complete', 'crossproc_complete', 'childproc_complete'].map((type) => events[type]) }));
   }
   processes.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
   return { stats: { events_accepted, events_rejected, ...stats }, sensors, total: found.total_results, processes };
