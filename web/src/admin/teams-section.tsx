@@ -20,7 +20,8 @@ function TeamRow({ team, groups, onSaved }: { team: Team; groups: Group[]; onSav
   const save = () => put(`/api/team/${team.id}`, {
     name: team.name,
     group_access: groups.map((g) => ({ group_id: g.id, group_name: g.name, access_category: pick(g.id) })),
-  }).then(() => { setChosen({}); onSaved(`Team ${team.name} saved.`); }, (e: unknown) => onSaved(e instanceof Error ? e.message : 'The change failed.'));
+  // The choice stays shown until the reload brings the saved access, which starts the row afresh (its key).
+  }).then(() => onSaved(`Team ${team.name} saved.`), (e: unknown) => onSaved(e instanceof Error ? e.message : 'The change failed.'));
   return (
     <tr>
       <td>{team.name}</td>
@@ -35,7 +36,7 @@ function TeamRow({ team, groups, onSaved }: { team: Team; groups: Group[]; onSav
           </label>
         ))}
       </td>
-      <td><button type="button" disabled={Object.keys(chosen).length === 0} onClick={() => void save()}>Save {team.name}</button></td>
+      <td><button type="button" disabled={groups.every((g) => pick(g.id) === accessOf(team, g.id))} onClick={() => void save()}>Save {team.name}</button></td>
     </tr>
   );
 }
