@@ -63,13 +63,14 @@ const NOT_IN_PREREQUISITE_STATE = '55000';
 /**
  * Classes 08 (connection exception), 53 (insufficient resources: too many connections, disk
  * full) and 57P (operator intervention: shutdown, connections ended), a database closed to new
- * connections (ALLOW_CONNECTIONS false, as during maintenance), and sockets refused or cut.
+ * connections (ALLOW_CONNECTIONS false, as during maintenance), sockets refused or cut (a COPY
+ * still writing when its backend is ended meets EPIPE), and a client ended after such a failure.
  */
 function isUnreachable(error: unknown): boolean {
   const code = sqlState(error);
-  if (code === undefined) return isAnswerOverdue(error) || (error instanceof Error && /Connection terminated|connect ECONN|timeout exceeded when trying to connect|connection error and is not queryable/.test(error.message));
+  if (code === undefined) return isAnswerOverdue(error) || (error instanceof Error && /Connection terminated|connect ECONN|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed and is not queryable/.test(error.message));
   if (code === NOT_IN_PREREQUISITE_STATE) return error instanceof Error && /not currently accepting connections/.test(error.message);
-  return code.startsWith('08') || code.startsWith('53') || code.startsWith('57P') || code === 'ECONNREFUSED' || code === 'ECONNRESET'
+  return code.startsWith('08') || code.startsWith('53') || code.startsWith('57P') || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE'
     || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH';
 }
 
