@@ -8,6 +8,7 @@ import type { Container } from './container.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerConsole } from './http/console-static.js';
 import { limitConnections, serverTimeouts } from './http/connection-limits.js';
+import { readTlsConnectionsInJs } from './http/paused-parsers.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { AJV_NUMBER_OPTIONS, registerNumberBounds } from './http/number-bounds.js';
@@ -74,6 +75,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     ...(options.tls ? { https: { key: options.tls.key, cert: options.tls.cert, ...timeouts.http, ...timeouts.tls } } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
   limitConnections(app.server, config, app.log);
+  readTlsConnectionsInJs(app.server);
 
   registerErrorHandling(app);
   registerJsonBodies(app);
