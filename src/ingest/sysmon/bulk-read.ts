@@ -1,6 +1,6 @@
 /**
- * A `_bulk` body read as far as it can be without the server's state: decompressed, its digest
- * taken (a shipper's retry of the same bytes is stored once) and every item decoded up to
+ * A `_bulk` body read as far as it can be without the server's state: its digest taken (a
+ * shipper's retry of the same bytes is stored once), decompressed and every item decoded up to
  * settling (sysmon-decoder.ts). Pure, so it runs on a reader thread (bulk-reader.worker.ts) or,
  * with none configured, on the request's own.
  */
@@ -26,9 +26,13 @@ export interface ReadBulk {
 }
 
 export async function readBulk(raw: Buffer, contentEncoding: string | undefined, maxDecodedBytes: number, nowMs: number): Promise<ReadBulk> {
-  const body = await decompressBytes(raw, contentEncoding?.trim().toLowerCase(), maxDecodedBytes);
-  // WebCrypto hashes on the thread pool, off the thread that reads the events.
-  const digest = `bulk:${Buffer.from(await webcrypto.subtle.digest('SHA-1', body)).toString('hex')}`;
+  // The bytes as sent (a retry sends the same ones) are hashed, not the body decompressed, which is
+  // some 13 times longer; WebCrypto hashes on the thread pool, beside the decompression.
+  const [body, hash] = await Promise.all([
+    decompressBytes(raw, contentEncoding?.trim().toLowerCase(), maxDecodedBytes),
+    webcrypto.subtle.digest('SHA-1', raw),
+  ]);
+  const digest = `bulk:${Buffer.from(hash).toString('hex')}`;
   const items: ReadItem[] = [];
   // A host's batch keeps the first of each file it names (SysmonBatch): the others' metadata, half
   // of what an image load reads to, need not be copied to the request thread.
