@@ -98,7 +98,7 @@ const QUERIES: { name: string; params: Record<string, string | string[]> }[] = [
   { name: 'facets on two fields, all rows', params: { q: '', rows: '0', facet: 'true', 'facet.field': ['process_name', 'hostname'] } },
 ];
 
-const container = await createContainer(loadConfig({ dataDir: runStore.runDir, databaseUrl: runStore.databaseUrl, tls: false, port: 0, logLevel: 'silent', searchWorkers: Number(values.workers) }));
+const container = await createContainer(loadConfig({ dataDir: runStore.runDir, databaseUrl: runStore.databaseUrl, tls: false, port: 0, logLevel: 'silent', ...(runStore.databaseUrl === undefined && { searchWorkers: Number(values.workers) }) }));
 const app = await buildApp(container, { logRequests: false });
 const server = await app.listen({ host: '127.0.0.1', port: 0 });
 const token = (await container.services.users.bootstrapAdmin())!;

@@ -60,4 +60,19 @@ describe('configuration', () => {
     const onPostgres = loadConfig({ databaseUrl, databaseVacuumSeconds: 10, databasePoolSize: 12 }, { VIGIL_DATABASE_STATEMENT_TIMEOUT_MS: '45000' });
     assert.deepEqual([onPostgres.databaseVacuumSeconds, onPostgres.databasePoolSize, onPostgres.databaseStatementTimeoutMs], [10, 12, 45_000]);
   });
+
+  it('refuses the embedded store\'s settings on PostgreSQL, where they would do nothing', () => {
+    const databaseUrl = 'postgres://vigil@localhost/vigil';
+    const refused = (error: unknown, name: string) => error instanceof ConfigError && new RegExp(`${name} applies to the embedded store only`).test(error.message);
+    const embeddedOnly = {
+      searchWorkers: 4, searchThreadNice: 5, searchCacheMb: 32, searchHeapMb: 256, searchMmapMb: 0,
+      sqlitePageCacheMb: 128, sqliteWalLimitMb: 512, databaseLockWaitMs: 2_000,
+    };
+    for (const [name, value] of Object.entries(embeddedOnly)) {
+      assert.throws(() => loadConfig({ databaseUrl, [name]: value }), (error: unknown) => refused(error, name), name);
+      assert.equal(loadConfig({ [name]: value })[name as keyof typeof embeddedOnly], value, `${name} on the embedded store`);
+    }
+    assert.throws(() => loadConfig({ databaseUrl }, { VIGIL_SEARCH_HEAP_MB: '256' }), (error: unknown) => refused(error, 'searchHeapMb'));
+    assert.equal(loadConfig({ databaseUrl }).searchWorkers, 2, 'the defaults are no one\'s choice and stay quiet');
+  });
 });

@@ -17,6 +17,12 @@ export class ConfigError extends Error {}
 /** Settings of the PostgreSQL store, meaningless on the embedded one. */
 const POSTGRES_ONLY = ['databasePoolSize', 'databaseStatementTimeoutMs', 'databaseVacuumSeconds'] as const;
 
+/** Settings of the embedded store (its connections, search threads and write lock), meaningless on PostgreSQL. */
+const EMBEDDED_ONLY = [
+  'searchWorkers', 'searchThreadNice', 'searchCacheMb', 'searchHeapMb', 'searchMmapMb',
+  'sqlitePageCacheMb', 'sqliteWalLimitMb', 'databaseLockWaitMs',
+] as const;
+
 export function loadConfig(overrides: Overrides = {}, env: Record<string, string | undefined> = {}): Config {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.properties)) {
@@ -40,6 +46,10 @@ export function loadConfig(overrides: Overrides = {}, env: Record<string, string
   const withoutPostgres = config.databaseUrl === undefined ? POSTGRES_ONLY.filter((key) => given.has(key)) : [];
   if (withoutPostgres.length > 0) {
     throw new ConfigError(`Invalid configuration: ${withoutPostgres.join(', ')} applies to PostgreSQL only and needs databaseUrl (--database-url)`);
+  }
+  const withPostgres = config.databaseUrl === undefined ? [] : EMBEDDED_ONLY.filter((key) => given.has(key));
+  if (withPostgres.length > 0) {
+    throw new ConfigError(`Invalid configuration: ${withPostgres.join(', ')} applies to the embedded store only and does nothing with databaseUrl (--database-url)`);
   }
   // A search stopped by the database's own limit answers 504 with its reason; the driver's limit
   // behind it only catches a database that stopped answering altogether.

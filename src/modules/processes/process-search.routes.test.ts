@@ -1,7 +1,7 @@
 /** GET/POST /api/v1/process over HTTP (reference core §3): envelope, documents, paging, grouping, facets, errors, access. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { as, createUser, startTestApp, type TestApp } from '../../../test/support/app.js';
+import { as, createUser, startTestApp, testStore, type TestApp } from '../../../test/support/app.js';
 import { buildFleet, names, processStart, queryString, searchProcesses, T0, type Fleet, type Params } from '../../../test/support/search.js';
 import { registerSensor, uploadEvents } from '../../../test/support/sensors.js';
 import { parseProcessId } from '../../domain/process-id.js';
@@ -166,7 +166,7 @@ describe('process search past the time limit', () => {
   let test: TestApp;
   before(async () => {
     // A limit no search keeps: matching a wildcard in 3,000 command lines alone takes longer than 1 ms.
-    test = await startTestApp({ searchTimeLimitMs: 1, searchWorkers: 1 });
+    test = await startTestApp({ searchTimeLimitMs: 1, ...(testStore() === 'sqlite' && { searchWorkers: 1 }) });
     const sensor = await registerSensor(test);
     const starts = Array.from({ length: 3_000 }, (_, i) => processStart(10_000 + i, T0 + i, {
       path: `C:\\Tools\\tool-${i}.exe`, cmdline: `tool-${i}.exe --update --verbose`, username: 'CORP\\alice',
