@@ -38,12 +38,31 @@ export interface ChunkLoader<Ref extends ChunkRef> {
 /**
  * Recently read chunks, located in their text, shared by every output of this server: outputs
  * that keep pace read the same chunks within moments. A chunk keeps its text, not its records'
- * (RawChunk says why).
+ * (RawChunk says why). Chunks are kept only while another output reads raw events too: for one
+ * output alone the cache saved nothing, and keeping its 4,096 chunks past their batch (the Map,
+ * the collector's work on what it kept) made reading and writing a tenth dearer.
  */
-class RecentChunks {
+export class RecentChunks {
   private readonly chunks = new Map<string, RawChunk>();
+  /** When each reader (one output's view of the source) last read. */
+  private readonly readers = new Map<object, number>();
 
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly capacity: number, private readonly sharedWithinMs = SHARED_WITHIN_MS) {}
+
+  get empty(): boolean {
+    return this.chunks.size === 0;
+  }
+
+  /** Notes that `reader` reads at `nowMs`; whether another reader read lately, so that what this one reads is worth keeping. */
+  reading(reader: object, nowMs: number): boolean {
+    this.readers.set(reader, nowMs);
+    let shared = false;
+    for (const [other, atMs] of this.readers) {
+      if (nowMs - atMs > this.sharedWithinMs) this.readers.delete(other);
+      else if (other !== reader) shared = true;
+    }
+    return shared;
+  }
 
   get(key: string): RawChunk | undefined {
     return this.chunks.get(key);
@@ -55,6 +74,8 @@ class RecentChunks {
   }
 }
 
+/** Outputs take turns of up to 20 batches each (forwarder-turns.ts): one that read within this long still reads. */
+const SHARED_WITHIN_MS = 30_000;
 const RECENT_CHUNKS = 4096;
 
 /** Raw events of the listed Vigil event types (all when `types` is undefined). */
@@ -90,14 +111,15 @@ export class RawEventSource<Ref extends ChunkRef> implements ForwardSource {
     );
     if (refs.length === 0) return undefined;
     const keyOf = (ref: Ref) => `${ref.sensor_id}:${ref.segment_row}:${ref.chunk}`;
+    const keep = this.recent.reading(this, Date.now());
     // Taken from the cache before loading the rest, whose entries may push some of them out.
-    const chunks = refs.map((ref) => this.recent.get(keyOf(ref)));
+    const chunks = this.recent.empty ? new Array<RawChunk | undefined>(refs.length).fill(undefined) : refs.map((ref) => this.recent.get(keyOf(ref)));
     const missing: number[] = [];
     for (let i = 0; i < chunks.length; i++) if (chunks[i] === undefined) missing.push(i);
     const data = this.loader.load(missing.map((i) => refs[i]!));
     missing.forEach((i, j) => {
       const chunk = (chunks[i] = this.chunkOf(refs[i]!, data[j]));
-      if (chunk !== undefined) this.recent.set(keyOf(refs[i]!), chunk);
+      if (chunk !== undefined && keep) this.recent.set(keyOf(refs[i]!), chunk);
     });
     const records: RawEventRecord[] = [];
     for (const chunk of chunks) chunk?.addRecords(this.types, records);

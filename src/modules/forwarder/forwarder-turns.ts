@@ -93,36 +93,46 @@ export class OutputTurns {
 
   /**
    * Up to BATCHES_PER_TURN batches of one source. The next batch is read (and decoded) while the
-   * current one is on its way: sending encodes the records at once and then waits for the
-   * receiver, the file system or the socket, which is when the thread is otherwise idle.
+   * current one is on its way, and made into text while the current one's cursor is being stored
+   * (a SQLite write waits for ingest's commits): an output sends nothing of a batch before the
+   * cursor of the one before is stored, so a restart still repeats at most one batch, but neither
+   * wait leaves the output idle.
    */
   private async deliverFrom(record: OutputRecord, running: RunningOutput, name: SourceName, source: ForwardSource): Promise<boolean> {
     const { batchSize, horizonMs } = this.options;
     const read = (after: Position) => source.read(after, this.now() - horizonMs, batchSize);
-    let after = running.cursors.get(name) ?? source.start(record.createdMs);
-    let next: Promise<SourceBatch | undefined> | undefined = read(after);
+    const start = running.cursors.get(name) ?? source.start(record.createdMs);
+    let next: Promise<SourceBatch | undefined> | undefined = read(start);
+    /** The cursor write of the last batch delivered; running.cursors has its position once it is done. */
+    let stored = Promise.resolve();
     let readAny = false;
-    for (let i = 0; i < BATCHES_PER_TURN && next !== undefined && !this.stopped; i++) {
-      const began = performance.eventLoopUtilization();
-      const batch: SourceBatch | undefined = await next;
-      if (batch === undefined) break;
-      readAny = true;
-      const sending = batch.records.length > 0 ? running.output.send(batch.records) : Promise.resolve();
-      next = i + 1 < BATCHES_PER_TURN ? read(batch.last) : undefined;
-      try {
-        await sending;
-      } catch (error) {
-        // The batch read ahead is dropped: the next turn reads it again after the unmoved cursor.
-        next?.catch(() => undefined);
-        await this.store.failed(record.id, name, after, describeError(error), this.now());
-        throw error;
+    try {
+      for (let i = 0; i < BATCHES_PER_TURN && next !== undefined && !this.stopped; i++) {
+        const began = performance.eventLoopUtilization();
+        const batch: SourceBatch | undefined = await next;
+        if (batch === undefined) break;
+        readAny = true;
+        const sending = batch.records.length > 0 ? running.output.send(batch.records, stored) : stored;
+        next = i + 1 < BATCHES_PER_TURN ? read(batch.last) : undefined;
+        try {
+          await sending;
+        } catch (error) {
+          // A failed cursor write is the turn's failure; a failed delivery is recorded where the cursor stands.
+          await stored;
+          await this.store.failed(record.id, name, running.cursors.get(name) ?? start, describeError(error), this.now());
+          throw error;
+        }
+        stored = this.store.advance(record.id, name, batch.last, batch.records.length, this.now())
+          .then(() => void running.cursors.set(name, batch.last));
+        // Handled here, awaited by the next send or below: a rejection left to wait would end the thread.
+        stored.catch(() => undefined);
+        await this.rest(performance.eventLoopUtilization(began).active);
       }
-      await this.store.advance(record.id, name, batch.last, batch.records.length, this.now());
-      running.cursors.set(name, batch.last);
-      after = batch.last;
-      await this.rest(performance.eventLoopUtilization(began).active);
+      await stored;
+    } finally {
+      // A batch read ahead and not sent is dropped: the next turn reads it again after the cursor.
+      next?.catch(() => undefined);
     }
-    next?.catch(() => undefined);
     return readAny;
   }
 

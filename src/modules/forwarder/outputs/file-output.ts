@@ -23,11 +23,12 @@ export class FileOutput implements ForwardOutput {
 
   constructor(private readonly settings: FileOutputSettings, private readonly format: ForwardFormat, private readonly now: () => number = Date.now) {}
 
-  async send(records: readonly Forwardable[]): Promise<void> {
+  async send(records: readonly Forwardable[], ready?: Promise<void>): Promise<void> {
     if (records.length === 0) return;
     const batch = this.batch.reset();
     for (const record of records) batch.appendLine(encodeRecord(record, this.format));
     const text = batch.bytes();
+    await ready;
     const bytes = text.length;
     let file = await this.current();
     if (this.size > 0 && (this.size + bytes > this.settings.rotateBytes || this.now() - this.openedMs >= this.settings.rotateMs)) {

@@ -26,8 +26,17 @@ import { DeliveryError, type ForwardOutput } from './output.js';
  * set it (1 MB), so that no receiver refuses a request for its size.
  */
 const REQUEST_CHARS = 1_000_000;
-/** Requests of one batch in flight at a time: the receiver works on one while the next travels. */
-const REQUESTS_IN_FLIGHT = 4;
+/**
+ * Requests of one batch in flight at a time: the receiver works on some while others travel. A
+ * batch's delivery is bound by this times a request's round trip, which the cores that ingest
+ * keeps full stretch past 100 ms: at 4, HEC fell behind ingest with the forwarder's thread idle.
+ */
+const REQUESTS_IN_FLIGHT = 8;
+/**
+ * Bytes of compressed output zlib makes per pass on its thread pool, more than a request's body
+ * takes: each further pass waits for this thread to hand it on, behind whatever it is doing.
+ */
+const GZIP_CHUNK_BYTES = 256 * 1024;
 
 const gzipped = promisify(gzip);
 
@@ -58,7 +67,7 @@ export class HttpOutput implements ForwardOutput {
     this.envelopeHead = `"host":${JSON.stringify(hostname())},"source":"vigil","sourcetype":${JSON.stringify(sourcetype)},"event":`;
   }
 
-  async send(records: readonly Forwardable[]): Promise<void> {
+  async send(records: readonly Forwardable[], ready?: Promise<void>): Promise<void> {
     const headers: Record<string, string> = { ...this.settings.headers, 'content-type': this.contentType() };
     if (this.settings.splunkToken !== undefined) {
       headers.authorization = `Splunk ${this.settings.splunkToken}`;
@@ -71,7 +80,9 @@ export class HttpOutput implements ForwardOutput {
       while (next < records.length && !failed) {
         next = this.body(records, next, body.reset());
         try {
-          await this.post(await this.compressed(body.bytes()), headers);
+          const compressed = await this.compressed(body.bytes());
+          await ready;
+          await this.post(compressed, headers);
         } catch (error) {
           failed = true;
           throw error;
@@ -94,7 +105,7 @@ export class HttpOutput implements ForwardOutput {
   }
 
   private compressed(body: Buffer): Promise<Buffer> {
-    return this.settings.splunkToken === undefined ? Promise.resolve(body) : gzipped(body, { level: constants.Z_BEST_SPEED });
+    return this.settings.splunkToken === undefined ? Promise.resolve(body) : gzipped(body, { level: constants.Z_BEST_SPEED, chunkSize: GZIP_CHUNK_BYTES });
   }
 
   /**

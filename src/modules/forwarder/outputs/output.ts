@@ -7,7 +7,12 @@
 import type { Forwardable } from '../forwarder-format.js';
 
 export interface ForwardOutput {
-  send(records: readonly Forwardable[]): Promise<void>;
+  /**
+   * Delivers `records`. Their text is made (and compressed) at once, but nothing reaches the
+   * receiver before `ready` resolves (the cursor of the batch before stored), so that a restart
+   * repeats at most one batch; when `ready` rejects, nothing is delivered and send rejects with it.
+   */
+  send(records: readonly Forwardable[], ready?: Promise<void>): Promise<void>;
   /** Releases connections and files; the output is not used again. */
   close(): Promise<void>;
 }

@@ -29,9 +29,10 @@ export class SyslogOutput implements ForwardOutput {
 
   constructor(private readonly settings: SyslogOutputSettings, private readonly format: ForwardFormat, private readonly now: () => number = Date.now) {}
 
-  async send(records: readonly Forwardable[]): Promise<void> {
+  async send(records: readonly Forwardable[], ready?: Promise<void>): Promise<void> {
     const stamp = new Date(this.now()).toISOString();
     const text = records.map((record) => `<${PRIORITY}>${stamp} ${this.host} cb-event-forwarder[${process.pid}]: ${encodeRecord(record, this.format)}\n`).join('');
+    await ready;
     const socket = await this.connected();
     try {
       await new Promise<void>((resolve, reject) => {
