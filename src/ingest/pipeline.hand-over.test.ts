@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { liveMemory } from '../../test/support/live-memory.js';
 import { processEvents } from '../../test/support/sensors.js';
 import { tempDir } from '../../test/support/temp.js';
 import { SqliteDatabase } from '../db/dialects/sqlite.js';
@@ -21,14 +22,36 @@ import { IngestPipeline } from './pipeline.js';
 
 const SENSOR: SensorIdentity = { id: 1, groupId: 1, hostname: 'host', hostType: 'server', osType: 'linux' };
 
-/** The real threaded store, keeping what each commit was asked to carry. */
+/** The real threaded store, keeping what each commit was asked to carry; `hold()` keeps the next commits from starting. */
 class RecordingStore extends ThreadedEventStore {
   readonly committed: IngestBatch[] = [];
+  private held: { reached: () => void; release: Promise<void> } | undefined;
 
-  override commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {
+  /** Resolves, with the release, once a commit has been asked for and is being held. */
+  hold(): Promise<() => void> {
+    return new Promise((reached) => {
+      let release!: () => void;
+      this.held = { reached: () => reached(release), release: new Promise((resolve) => (release = resolve)) };
+    });
+  }
+
+  override async commit(batches: readonly IngestBatch[]): Promise<IngestOutcome[]> {
     this.committed.push(...batches);
+    if (this.held) {
+      this.held.reached();
+      await this.held.release;
+    }
     return super.commit(batches);
   }
+}
+
+/** One process's `count` file writes, each to a path of its own about `pathChars` long. */
+function bulkyEvents(pid: number, count: number, pathChars: number): unknown[] {
+  const [start] = processEvents(pid);
+  return [start, ...Array.from({ length: count }, (_, i) => ({
+    type: 'filemod', ts: start!.ts + i, pid, process_start: start!.ts, action: 'last_write', file_type: 0,
+    path: `C:\\Data\\${String(i).padStart(6, '0')}\\${'x'.repeat(pathChars)}`,
+  }))];
 }
 
 describe('ingest pipeline hand-over', () => {
@@ -44,7 +67,7 @@ describe('ingest pipeline hand-over', () => {
     const noFilters = { compiled: async () => [], recordProcessCounts: () => undefined };
     const pipeline = new IngestPipeline(new BatchWriter(store, maxEventsPerCommit), store, new FilterGate(), noFilters, 1 << 20, { recordBlocks: async () => undefined });
     const upload = (sequence: number) => pipeline.upload(SENSOR, Buffer.from(JSON.stringify({ sequence, events: processEvents(40 + sequence) })), undefined);
-    return { db, store, upload };
+    return { db, store, pipeline, upload };
   }
 
   it('sends prepared events to the writer thread before their commit, which stores them by reference', async () => {
@@ -71,6 +94,26 @@ describe('ingest pipeline hand-over', () => {
       assert.equal(store.committed.filter((batch) => batch.handedOver !== undefined).length, 2);
       assert.equal(store.committed.filter((batch) => batch.processes.length > 0).length, 2);
       assert.deepEqual(await db.get('SELECT COUNT(*) AS n FROM processes WHERE pid BETWEEN 41 AND 44'), { n: 4 });
+    } finally {
+      await store.close();
+      await db.close();
+    }
+  });
+
+  it('holds neither the parsed nor the prepared events while an upload waits for its commit', async () => {
+    const { db, store, pipeline } = await open('held', 32_000);
+    try {
+      const body = Buffer.from(JSON.stringify({ sequence: 1, events: bulkyEvents(77, 2_000, 1_000) }));
+      const holding = store.hold();
+      const reply = pipeline.upload(SENSOR, body, undefined);
+      const release = await holding;
+      const waiting = liveMemory();
+      release();
+      assert.equal((await reply).accepted, 2_001);
+      // The parsed events and their prepared chunk each take about the body's size; a frame that
+      // kept either across the wait would hold well over a quarter of it.
+      const held = waiting - liveMemory();
+      assert.ok(held < body.length / 4, `${held} bytes held while waiting for the commit, for a body of ${body.length}`);
     } finally {
       await store.close();
       await db.close();
