@@ -1,7 +1,8 @@
 /**
  * An upload's prepared events leave the request thread as soon as they are prepared: with a store
  * whose writer runs on its own thread, the commit names them by reference, so the request thread
- * holds no prepared batch while it waits for its commit (docs/adr/0042).
+ * holds no prepared batch while it waits for its commit; and uploads that arrive together are
+ * prepared one per event-loop turn (docs/adr/0042).
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -45,6 +46,30 @@ class RecordingStore extends ThreadedEventStore {
   }
 }
 
+/** The real writer, noting the event-loop turn (turns.now) in which each batch reached it. */
+class TurnNotingWriter extends BatchWriter {
+  readonly writtenInTurn: number[] = [];
+
+  constructor(store: ThreadedEventStore, maxEventsPerCommit: number, private readonly turns: { now: number }) {
+    super(store, maxEventsPerCommit);
+  }
+
+  override write(batch: IngestBatch): Promise<IngestOutcome> {
+    this.writtenInTurn.push(this.turns.now);
+    return super.write(batch);
+  }
+}
+
+/** Counts the event loop's turns (one immediate per turn) until stop(). */
+function countTurns(): { now: number; stop: () => void } {
+  const turns = { now: 0, stop: () => clearImmediate(next) };
+  let next = setImmediate(function tick() {
+    turns.now++;
+    next = setImmediate(tick);
+  });
+  return turns;
+}
+
 /** One process's `count` file writes, each to a path of its own about `pathChars` long. */
 function bulkyEvents(pid: number, count: number, pathChars: number): unknown[] {
   const [start] = processEvents(pid);
@@ -65,9 +90,12 @@ describe('ingest pipeline hand-over', () => {
     await migrate(db, sqliteMigrations);
     const store = new RecordingStore(file, { maxEventsPerSegment: 100, windowMs: 60_000 });
     const noFilters = { compiled: async () => [], recordProcessCounts: () => undefined };
-    const pipeline = new IngestPipeline(new BatchWriter(store, maxEventsPerCommit), store, new FilterGate(), noFilters, 1 << 20, { recordBlocks: async () => undefined });
+    const turns = countTurns();
+    after(turns.stop);
+    const writer = new TurnNotingWriter(store, maxEventsPerCommit, turns);
+    const pipeline = new IngestPipeline(writer, store, new FilterGate(), noFilters, 1 << 20, { recordBlocks: async () => undefined });
     const upload = (sequence: number) => pipeline.upload(SENSOR, Buffer.from(JSON.stringify({ sequence, events: processEvents(40 + sequence) })), undefined);
-    return { db, store, pipeline, upload };
+    return { db, store, writer, pipeline, upload };
   }
 
   it('sends prepared events to the writer thread before their commit, which stores them by reference', async () => {
@@ -86,14 +114,20 @@ describe('ingest pipeline hand-over', () => {
   });
 
   it('keeps a backlog beyond two commits\' worth on the request thread, out of the writer\'s bounded heap', async () => {
-    const { db, store, upload } = await open('backlog', 8);
+    const { db, store, writer, upload } = await open('backlog', 8);
     try {
-      // Four uploads of 8 events queue up before the first commit takes one: two fit in 2 × 8.
-      const replies = await Promise.all([1, 2, 3, 4].map(upload));
-      assert.deepEqual(replies.map((reply) => reply.accepted), [8, 8, 8, 8]);
-      assert.equal(store.committed.filter((batch) => batch.handedOver !== undefined).length, 2);
+      // While the first upload's commit is held, four more of 8 events queue behind it: two fit in 2 × 8.
+      const holding = store.hold();
+      const first = upload(1);
+      const release = await holding;
+      const rest = [2, 3, 4, 5].map(upload);
+      while (writer.writtenInTurn.length < 5) await new Promise(setImmediate);
+      release();
+      const replies = await Promise.all([first, ...rest]);
+      assert.deepEqual(replies.map((reply) => reply.accepted), [8, 8, 8, 8, 8]);
+      assert.equal(store.committed.filter((batch) => batch.handedOver !== undefined).length, 3);
       assert.equal(store.committed.filter((batch) => batch.processes.length > 0).length, 2);
-      assert.deepEqual(await db.get('SELECT COUNT(*) AS n FROM processes WHERE pid BETWEEN 41 AND 44'), { n: 4 });
+      assert.deepEqual(await db.get('SELECT COUNT(*) AS n FROM processes WHERE pid BETWEEN 41 AND 45'), { n: 5 });
     } finally {
       await store.close();
       await db.close();
@@ -114,6 +148,19 @@ describe('ingest pipeline hand-over', () => {
       // kept either across the wait would hold well over a quarter of it.
       const held = waiting - liveMemory();
       assert.ok(held < body.length / 4, `${held} bytes held while waiting for the commit, for a body of ${body.length}`);
+    } finally {
+      await store.close();
+      await db.close();
+    }
+  });
+
+  it('parses and prepares uploads that arrive together one per event-loop turn', async () => {
+    const { db, store, writer, upload } = await open('turns', 32_000);
+    try {
+      // Bodies without gzip are ready at once: without turns, all four ran in this one.
+      const replies = await Promise.all([1, 2, 3, 4].map(upload));
+      assert.deepEqual(replies.map((reply) => reply.accepted), [8, 8, 8, 8]);
+      assert.equal(new Set(writer.writtenInTurn).size, 4, `written in turns ${writer.writtenInTurn.join(', ')}`);
     } finally {
       await store.close();
       await db.close();

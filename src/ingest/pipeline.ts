@@ -8,7 +8,8 @@ import { threadId, type MessagePort } from 'node:worker_threads';
 import type { EventStore, HandedOverBatch, IngestBatch, IngestOutcome } from './event-store.js';
 import type { BatchWriter } from './batch-writer.js';
 import type { EventsReply, SensorEvent } from './event.schemas.js';
-import { decodeBatch } from './decode.js';
+import { decompress, parseBatch } from './decode.js';
+import { EventLoopTurns } from './event-loop-turns.js';
 import type { CompiledIngressFilter } from './ingress-filter.js';
 import type { ProcessCounts } from './ingress-filter-metrics.js';
 import type { FilterGate } from './ingress-gate.js';
@@ -33,6 +34,8 @@ export interface BlockRecorder {
 export class IngestPipeline {
   private readonly preparer: EventPreparer;
   private readonly commitListeners: (() => void)[] = [];
+  /** Uploads are parsed and prepared one per event-loop turn. */
+  private readonly turns = new EventLoopTurns();
   private handOverPort: MessagePort | undefined;
   private lastHandOver = 0;
 
@@ -89,11 +92,13 @@ export class IngestPipeline {
     await this.store.handOvers?.drop(refs);
   }
 
-  /** The body decoded, then prepareAndSend(); a batch refused whole is counted here. */
+  /** The body decoded, in a turn of its own, then prepareAndSend(); a batch refused whole is counted here. */
   private async readAndSend(sensor: SensorIdentity, raw: Buffer, contentEncoding: string | undefined): Promise<SentBatch> {
     let batch;
     try {
-      batch = await decodeBatch(raw, contentEncoding, this.maxDecodedBytes);
+      const text = await decompress(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
+      await this.turns.take();
+      batch = parseBatch(text);
     } catch (error) {
       if (error instanceof IngestRejection) await this.countRejectedBatch(sensor.id, error.batchReason);
       throw error;
