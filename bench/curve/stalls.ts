@@ -1,8 +1,9 @@
 /**
  * bench/curve/stalls: what the request thread's long event-loop stalls are while the curve's
  * queries run under full ingest — measure.ts's step 4 alone, on any curve store, with every gap
- * over `--gap-ms` listed beside the garbage collections (perf_hooks 'gc' entries) that overlap it
- * and the query in flight, and an idle process's largest stall beside it (the machine's own).
+ * over `--gap-ms` listed beside the garbage collections (perf_hooks 'gc' entries) that overlap it,
+ * the thread's time on a CPU and waiting for one meanwhile (/proc/thread-self/schedstat) and the
+ * query in flight, and an idle process's largest stall beside it (the machine's own).
  * A quick loop for issue 22 point 3 on a small store; measure.ts gives the figure that counts.
  *
  *   node --import tsx bench/curve/stalls.ts --dir STORE [--seconds 30] [--ingest-sensors 32]
@@ -11,6 +12,7 @@
  * The store is changed (the ingested events stay): run it on a copy. Prints one JSON line.
  */
 import { constants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../../src/app.js';
@@ -55,7 +57,12 @@ const gcObserver = new PerformanceObserver((list) => {
     gcs.push({ at: entry.startTime, ms: entry.duration, kind: GC_KINDS[(entry as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other' });
   }
 });
-const gaps: (Span & { inflight: string })[] = [];
+/** The request thread's time on a CPU and waiting for one (runnable, not running) so far, in ms (Linux). */
+function schedMs(): { cpu: number; waiting: number } {
+  const [cpu, waiting] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+  return { cpu: cpu! / 1e6, waiting: waiting! / 1e6 };
+}
+const gaps: (Span & { inflight: string; cpu: number; waiting: number })[] = [];
 let inflight = '-';
 
 const loaded = values.mode === 'search' ? undefined : await startIngestLoad({
@@ -68,10 +75,13 @@ gcObserver.observe({ entryTypes: ['gc'] });
 const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
 let last = performance.now();
+let lastSched = schedMs();
 const ticker = setInterval(() => {
   const now = performance.now();
-  if (now - last > gapMs) gaps.push({ at: last, ms: now - last, inflight });
+  const sched = schedMs();
+  if (now - last > gapMs) gaps.push({ at: last, ms: now - last, inflight, cpu: sched.cpu - lastSched.cpu, waiting: sched.waiting - lastSched.waiting });
   last = now;
+  lastSched = sched;
 }, 5);
 const began = performance.now();
 let searches = 0;
@@ -106,7 +116,7 @@ console.log(JSON.stringify({
   idle_process_max_stall_ms: round1(machineStall),
   gc: gcSummary,
   longest_gaps: gaps.sort((a, b) => b.ms - a.ms).slice(0, 12).map((gap) => ({
-    ms: round1(gap.ms), inflight: gap.inflight, gc: overlapping(gap).map((gc) => `${gc.kind} ${round1(gc.ms)}`).join(', '),
+    ms: round1(gap.ms), cpu_ms: round1(gap.cpu), waiting_for_cpu_ms: round1(gap.waiting), inflight: gap.inflight, gc: overlapping(gap).map((gc) => `${gc.kind} ${round1(gc.ms)}`).join(', '),
   })),
   load_average: [loadAtStart, loadAverage()], date: new Date().toISOString(),
 }));
