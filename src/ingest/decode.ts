@@ -18,7 +18,11 @@ const GUNZIP_CHUNK_BYTES = 1 << 20;
 const batchShape = TypeCompiler.Compile(EventBatch);
 
 export async function decodeBatch(raw: Buffer, contentEncoding: string | undefined, maxDecodedBytes: number): Promise<EventBatch> {
-  const text = await decompress(raw, contentEncoding?.trim().toLowerCase(), maxDecodedBytes);
+  return parseBatch(await decompress(raw, contentEncoding?.trim().toLowerCase(), maxDecodedBytes));
+}
+
+/** A decompressed body (decompress()) as a batch, or the whole batch refused with a named reason. */
+export function parseBatch(text: string): EventBatch {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -5,10 +5,11 @@
  */
 import type { SensorIdentity } from '../domain/sensor-identity.js';
 import { threadId, type MessagePort } from 'node:worker_threads';
-import type { EventStore, HandedOverBatch, IngestBatch } from './event-store.js';
+import type { EventStore, HandedOverBatch, IngestBatch, IngestOutcome } from './event-store.js';
 import type { BatchWriter } from './batch-writer.js';
 import type { EventsReply, SensorEvent } from './event.schemas.js';
-import { decodeBatch } from './decode.js';
+import { decompress, parseBatch } from './decode.js';
+import { EventLoopTurns } from './event-loop-turns.js';
 import type { CompiledIngressFilter } from './ingress-filter.js';
 import type { ProcessCounts } from './ingress-filter-metrics.js';
 import type { FilterGate } from './ingress-gate.js';
@@ -33,6 +34,8 @@ export interface BlockRecorder {
 export class IngestPipeline {
   private readonly preparer: EventPreparer;
   private readonly commitListeners: (() => void)[] = [];
+  /** Uploads are parsed and prepared one per event-loop turn. */
+  private readonly turns = new EventLoopTurns();
   private handOverPort: MessagePort | undefined;
   private lastHandOver = 0;
 
@@ -48,16 +51,9 @@ export class IngestPipeline {
   }
 
   async upload(sensor: SensorIdentity, raw: Buffer, contentEncoding: string | undefined): Promise<EventsReply> {
-    let batch;
-    try {
-      batch = await decodeBatch(raw, contentEncoding, this.maxDecodedBytes);
-    } catch (error) {
-      if (error instanceof IngestRejection) await this.countRejectedBatch(sensor.id, error.batchReason);
-      throw error;
-    }
-    const { valid, rejected } = validateEvents(batch.events);
-    const outcome = await this.commitEvents(sensor, () => batch.sequence, valid, countRejections(rejected, new Map()));
-    return { ...outcome, rejected: outcome.duplicate ? [] : rejected };
+    const sent = await this.readAndSend(sensor, raw, contentEncoding);
+    const outcome = await this.committed(sensor, sent);
+    return { ...outcome, rejected: outcome.duplicate ? [] : sent.rejected };
   }
 
   /**
@@ -67,9 +63,8 @@ export class IngestPipeline {
    * `counters`: what the edge counted (its own rejections), recorded with the batch.
    */
   async append(sensor: SensorIdentity, events: readonly unknown[], counters: Map<string, number>, nextSequence: () => number): Promise<EventsReply> {
-    const { valid, rejected } = validateEvents(events);
-    const outcome = await this.commitEvents(sensor, nextSequence, valid, countRejections(rejected, counters));
-    return { ...outcome, rejected };
+    const sent = await this.prepareAndSend(sensor, events, counters, nextSequence);
+    return { ...(await this.committed(sensor, sent)), rejected: sent.rejected };
   }
 
   /**
@@ -97,21 +92,48 @@ export class IngestPipeline {
     await this.store.handOvers?.drop(refs);
   }
 
-  private async commitEvents(sensor: SensorIdentity, sequenceOf: () => number, valid: SensorEvent[], counters: Map<string, number>): Promise<Omit<EventsReply, 'rejected'>> {
+  /** The body decoded, in a turn of its own, then prepareAndSend(); a batch refused whole is counted here. */
+  private async readAndSend(sensor: SensorIdentity, raw: Buffer, contentEncoding: string | undefined): Promise<SentBatch> {
+    let batch;
+    try {
+      const text = await decompress(raw, contentEncoding?.trim().toLowerCase(), this.maxDecodedBytes);
+      await this.turns.take();
+      batch = parseBatch(text);
+    } catch (error) {
+      if (error instanceof IngestRejection) await this.countRejectedBatch(sensor.id, error.batchReason);
+      throw error;
+    }
+    const { sequence } = batch;
+    return this.prepareAndSend(sensor, batch.events, new Map(), () => sequence);
+  }
+
+  /**
+   * Everything up to handing the batch to the group commit, in a call that returns without
+   * waiting for the commit: an async function keeps every variable of its frame while it awaits
+   * (V8 drops none, dead or not), so a frame that held the parsed or prepared events across the
+   * wait for the commit (hundreds of milliseconds under full ingest) kept them alive through the
+   * scavenges, which copied and promoted them: the request thread's longest pauses
+   * (docs/adr/0042). What this answers is all the rest needs. The hand-over and the write run in
+   * one turn, so the writer's queue the hand-over is judged by is the one the batch joins.
+   */
+  private async prepareAndSend(sensor: SensorIdentity, events: readonly unknown[], counters: Map<string, number>, sequenceOf: () => number): Promise<SentBatch> {
+    const { valid, rejected } = validateEvents(events);
     for (const event of valid) normalizeEvent(event);
     this.gate.use(await this.filters.compiled());
     const prepared = this.preparer.prepare({ sensorId: sensor.id, groupId: sensor.groupId, osType: sensor.osType }, valid);
     this.filters.recordProcessCounts(this.gate.takeCounts());
-    // Only these are needed once committed. Holding the whole parsed batch until then (hundreds of
-    // milliseconds) let every event outlive the young generation and be collected the costly way.
-    const blocks = valid.filter((event) => event.type === 'processblock');
     const sequence = sequenceOf();
-    const outcome = await this.writer.write({ sensor, sequence, ...this.handOver(prepared), counters });
+    const outcome = this.writer.write({ sensor, sequence, ...this.handOver(prepared), counters: countRejections(rejected, counters) });
+    return { sequence, outcome, blocks: valid.filter((event) => event.type === 'processblock'), rejected };
+  }
+
+  private async committed(sensor: SensorIdentity, sent: SentBatch): Promise<Omit<EventsReply, 'rejected'>> {
+    const outcome = await sent.outcome;
     if (!outcome.duplicate) {
       for (const listener of this.commitListeners) listener();
-      await this.blocks.recordBlocks(sensor, blocks);
+      await this.blocks.recordBlocks(sensor, sent.blocks);
     }
-    return { sequence, duplicate: outcome.duplicate, accepted: outcome.accepted, filtered: outcome.filtered };
+    return { sequence: sent.sequence, duplicate: outcome.duplicate, accepted: outcome.accepted, filtered: outcome.filtered };
   }
 
   /**
@@ -143,6 +165,15 @@ export class IngestPipeline {
   flush(): Promise<void> {
     return this.writer.flush();
   }
+}
+
+/** An upload on its way to the group commit: what its answer needs, and nothing else. */
+interface SentBatch {
+  sequence: number;
+  outcome: Promise<IngestOutcome>;
+  /** Its processblock events, for the ban counts once committed. */
+  blocks: SensorEvent[];
+  rejected: EventRejection[];
 }
 
 function countRejections(rejected: readonly EventRejection[], counters: Map<string, number>): Map<string, number> {
