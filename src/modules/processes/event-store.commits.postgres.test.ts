@@ -35,7 +35,7 @@ describe('PostgreSQL event store, overlapping commits', () => {
         blocker.release();
       },
       waiting: async () => (await db.pool.query<{ pid: number }>(
-        "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO host_segment_counts%'")).rows.map((r) => r.pid),
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO host_segment_counts%'")).rows.map((r) => r.pid),
     };
   }
 
@@ -54,19 +54,21 @@ describe('PostgreSQL event store, overlapping commits', () => {
     const second = batch(1, 1, 20);
     const blocked = await blockCommits();
     try {
-      const firstCommit = store.commit([first]);
+      // Each failure is awaited from the start: the second commit may fail before the first's
+      // failure reaches this test, and a rejection nobody awaits yet fails the whole test.
+      const firstFails = assert.rejects(store.commit([first]), DatabaseUnavailable);
       const [writer] = await until(async () => ((await blocked.waiting()).length > 0 ? blocked.waiting() : undefined));
       await store.readyForNext();
-      const secondCommit = store.commit([second]);
+      const secondFails = assert.rejects(store.commit([second]), DatabaseUnavailable);
       // The second commit reads (and then runs its pass) while the first still waits to write.
       await until(async () => ((await db.get<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND query LIKE '%AS k(sensor_id, pid, start_ms)%'"))!.n === 1 ? true : undefined));
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND query LIKE '%AS k(sensor_id, pid, start_ms)%'"))!.n === 1 ? true : undefined));
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.deepEqual(await blocked.waiting(), [writer]);
       await db.pool.query('SELECT pg_terminate_backend($1)', [writer]);
-      await assert.rejects(firstCommit, DatabaseUnavailable);
+      await firstFails;
       // Its pass counted on the first's memory (its known terms), so it must not commit alone.
-      await assert.rejects(secondCommit, DatabaseUnavailable);
+      await secondFails;
     } finally {
       await blocked.release();
     }
