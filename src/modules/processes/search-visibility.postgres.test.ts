@@ -62,9 +62,16 @@ describe('the search vacuum (PostgreSQL)', () => {
   it('marks the fresh rows visible, so the index-only scans read no heap', async () => {
     assert.ok(await heapFetches(db, SEGMENTS_SINCE) > 0);
     assert.ok(await heapFetches(db, PROCESSES_NAMED) > 0);
-    await vacuumSearchTables(db);
-    assert.equal(await heapFetches(db, SEGMENTS_SINCE), 0);
-    assert.equal(await heapFetches(db, PROCESSES_NAMED), 0);
+    // As the scheduled job does, a pass that could not mark every page (the shared test server's
+    // other databases at work: CI failed one pass in some forty with 940 fetches left) is followed
+    // by the next; within a few passes nothing is left.
+    let fetches = [-1, -1];
+    for (let pass = 0; pass < 10 && fetches.some((n) => n !== 0); pass++) {
+      if (pass > 0) await new Promise((resolve) => setTimeout(resolve, 300));
+      await vacuumSearchTables(db);
+      fetches = [await heapFetches(db, SEGMENTS_SINCE), await heapFetches(db, PROCESSES_NAMED)];
+    }
+    assert.deepEqual(fetches, [0, 0]);
   });
 
   it('is not scheduled when its period is 0', () => {
