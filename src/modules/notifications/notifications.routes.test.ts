@@ -84,7 +84,8 @@ describe('notifications of watchlist hits', () => {
     assert.match(tcp.messages[0]!, new RegExp(`^<12>.* vigil\\[\\d+\\]: reason=watchlist.hit.query.process notification_id=${alert.unique_id} watchlist_id=${watchlistId} watchlist_name=Shells host=notify-host .*process_name=cmd.exe`));
     assert.match(udp.messages[0]!, new RegExp(`^<12>1 .* \\[vigil@32473 id="${alert.unique_id}"\\] reason=`));
 
-    await waitFor('the channel counts', async () => (await channel('http_post')).sent === 1);
+    // A receiver has a message before its sender has recorded the answer: wait for every channel's count.
+    await waitFor('the channel counts', async () => (await Promise.all(['email', 'syslog', 'http_post'].map(channel))).every((state) => state.sent === 1));
     for (const name of ['email', 'syslog', 'http_post']) {
       const state = await channel(name);
       assert.deepEqual([state.configured, state.sent, state.failed, state.failing], [true, 1, 0, false], name);
